@@ -1,0 +1,462 @@
+//! Board geometry: sizes, squares, layouts, the board's symmetries, and the fixed-width bitboards
+//! with the closed neighbourhood (every square a queen there covers) of each square.
+
+use std::fmt;
+
+use thiserror::Error;
+
+/// Largest number of rows or columns this build accepts. A 32×32 board has 1024 squares, the widest
+/// bitboard the search is compiled for.
+pub const MAX_SIDE: usize = 32;
+
+/// Why a board size was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BoardError {
+    #[error("a board needs at least one row and one column, got {rows}x{cols}")]
+    Empty { rows: usize, cols: usize },
+    #[error(
+        "board {rows}x{cols} is too big: this build supports at most {max} rows and {max} columns"
+    )]
+    TooBig {
+        rows: usize,
+        cols: usize,
+        max: usize,
+    },
+}
+
+/// An N×M chessboard: `rows` rows (row 0 is the top row of a printed diagram) and `cols` columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Board {
+    rows: usize,
+    cols: usize,
+}
+
+impl Board {
+    pub fn new(rows: usize, cols: usize) -> Result<Board, BoardError> {
+        if rows == 0 || cols == 0 {
+            return Err(BoardError::Empty { rows, cols });
+        }
+        if rows > MAX_SIDE || cols > MAX_SIDE {
+            return Err(BoardError::TooBig {
+                rows,
+                cols,
+                max: MAX_SIDE,
+            });
+        }
+        Ok(Board { rows, cols })
+    }
+
+    pub fn rows(self) -> usize {
+        self.rows
+    }
+
+    pub fn cols(self) -> usize {
+        self.cols
+    }
+
+    pub fn squares(self) -> usize {
+        self.rows * self.cols
+    }
+
+    pub fn is_square(self) -> bool {
+        self.rows == self.cols
+    }
+
+    /// The same board turned on its side (rows become columns).
+    pub fn transposed(self) -> Board {
+        Board {
+            rows: self.cols,
+            cols: self.rows,
+        }
+    }
+
+    pub fn index(self, sq: Square) -> usize {
+        sq.row * self.cols + sq.col
+    }
+
+    pub fn square(self, index: usize) -> Square {
+        Square {
+            row: index / self.cols,
+            col: index % self.cols,
+        }
+    }
+
+    /// Whether a queen on `a` covers `b` (a queen covers its own square).
+    pub fn covers(self, a: Square, b: Square) -> bool {
+        a.row == b.row
+            || a.col == b.col
+            || a.row + b.col == b.row + a.col
+            || a.row + a.col == b.row + b.col
+    }
+
+    /// The symmetries of the board that map it onto itself: 8 for a square board, 4 otherwise.
+    pub fn symmetries(self) -> Vec<Symmetry> {
+        let mut all = vec![
+            Symmetry::Identity,
+            Symmetry::FlipRows,
+            Symmetry::FlipCols,
+            Symmetry::Rotate180,
+        ];
+        if self.is_square() {
+            all.extend([
+                Symmetry::Transpose,
+                Symmetry::AntiTranspose,
+                Symmetry::Rotate90,
+                Symmetry::Rotate270,
+            ]);
+        }
+        all
+    }
+}
+
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.rows, self.cols)
+    }
+}
+
+/// A square, 0-based; row 0 is the top row of a printed diagram.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square {
+    pub row: usize,
+    pub col: usize,
+}
+
+impl Square {
+    pub fn new(row: usize, col: usize) -> Square {
+        Square { row, col }
+    }
+}
+
+/// One of the rigid motions of the board onto itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Symmetry {
+    Identity,
+    FlipRows,
+    FlipCols,
+    Rotate180,
+    /// Only on square boards, as are the three below.
+    Transpose,
+    AntiTranspose,
+    Rotate90,
+    Rotate270,
+}
+
+impl Symmetry {
+    pub fn apply(self, board: Board, sq: Square) -> Square {
+        let (r, c) = (sq.row, sq.col);
+        let (last_r, last_c) = (board.rows - 1, board.cols - 1);
+        let (row, col) = match self {
+            Symmetry::Identity => (r, c),
+            Symmetry::FlipRows => (last_r - r, c),
+            Symmetry::FlipCols => (r, last_c - c),
+            Symmetry::Rotate180 => (last_r - r, last_c - c),
+            Symmetry::Transpose => (c, r),
+            Symmetry::AntiTranspose => (last_c - c, last_r - r),
+            Symmetry::Rotate90 => (c, last_r - r),
+            Symmetry::Rotate270 => (last_c - c, r),
+        };
+        Square { row, col }
+    }
+}
+
+/// A set of queens on a board.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Layout {
+    board: Board,
+    queens: Vec<Square>,
+}
+
+impl Layout {
+    /// Queens are kept sorted (row-major) so that equal sets compare and print equal.
+    pub fn new(board: Board, mut queens: Vec<Square>) -> Layout {
+        queens.sort();
+        Layout { board, queens }
+    }
+
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    pub fn queens(&self) -> &[Square] {
+        &self.queens
+    }
+
+    pub fn len(&self) -> usize {
+        self.queens.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.queens.is_empty()
+    }
+
+    /// The layout on the transposed board.
+    pub fn transposed(&self) -> Layout {
+        Layout::new(
+            self.board.transposed(),
+            self.queens
+                .iter()
+                .map(|q| Square::new(q.col, q.row))
+                .collect(),
+        )
+    }
+
+    /// The CSV form: 1-based `row:col` squares separated by single spaces, e.g. `1:1 3:3`.
+    pub fn to_squares_string(&self) -> String {
+        let parts: Vec<String> = self
+            .queens
+            .iter()
+            .map(|q| format!("{}:{}", q.row + 1, q.col + 1))
+            .collect();
+        parts.join(" ")
+    }
+
+    /// Parse the CSV form back; squares must lie on `board`.
+    pub fn parse(board: Board, text: &str) -> Result<Layout, LayoutParseError> {
+        let mut queens = Vec::new();
+        for token in text.split(' ') {
+            let bad = || LayoutParseError::BadSquare(token.to_string());
+            let (r, c) = token.split_once(':').ok_or_else(bad)?;
+            let r: usize = r.parse().map_err(|_| bad())?;
+            let c: usize = c.parse().map_err(|_| bad())?;
+            if r == 0 || c == 0 || r > board.rows() || c > board.cols() {
+                return Err(LayoutParseError::OffBoard(token.to_string(), board));
+            }
+            queens.push(Square::new(r - 1, c - 1));
+        }
+        Ok(Layout::new(board, queens))
+    }
+
+    /// The board as a diagram, one line per row: `Q` for a queen, `.` for an empty square.
+    pub fn diagram(&self) -> String {
+        let mut grid = vec![vec!['.'; self.board.cols]; self.board.rows];
+        for q in &self.queens {
+            grid[q.row][q.col] = 'Q';
+        }
+        let mut out = String::with_capacity(self.board.squares() * 2 + self.board.rows);
+        for row in grid {
+            let line: Vec<String> = row.iter().map(|c| c.to_string()).collect();
+            out.push_str(&line.join(" "));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum LayoutParseError {
+    #[error("'{0}' is not a square of the form row:col")]
+    BadSquare(String),
+    #[error("square '{0}' is off the {1} board")]
+    OffBoard(String, Board),
+}
+
+/// A set of squares of one board, `W` 64-bit words wide (square `i` is bit `i % 64` of word `i / 64`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Bits<const W: usize>(pub [u64; W]);
+
+impl<const W: usize> Bits<W> {
+    pub const EMPTY: Bits<W> = Bits([0; W]);
+
+    #[inline(always)]
+    pub fn set(&mut self, i: usize) {
+        self.0[i >> 6] |= 1 << (i & 63);
+    }
+
+    #[inline(always)]
+    pub fn clear(&mut self, i: usize) {
+        self.0[i >> 6] &= !(1 << (i & 63));
+    }
+
+    #[inline(always)]
+    pub fn contains(&self, i: usize) -> bool {
+        self.0[i >> 6] >> (i & 63) & 1 != 0
+    }
+
+    #[inline(always)]
+    pub fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    #[inline(always)]
+    pub fn and(&self, o: &Bits<W>) -> Bits<W> {
+        let mut r = [0; W];
+        for (i, x) in r.iter_mut().enumerate() {
+            *x = self.0[i] & o.0[i];
+        }
+        Bits(r)
+    }
+
+    #[inline(always)]
+    pub fn or(&self, o: &Bits<W>) -> Bits<W> {
+        let mut r = [0; W];
+        for (i, x) in r.iter_mut().enumerate() {
+            *x = self.0[i] | o.0[i];
+        }
+        Bits(r)
+    }
+
+    /// `self \ o`
+    #[inline(always)]
+    pub fn minus(&self, o: &Bits<W>) -> Bits<W> {
+        let mut r = [0; W];
+        for (i, x) in r.iter_mut().enumerate() {
+            *x = self.0[i] & !o.0[i];
+        }
+        Bits(r)
+    }
+
+    /// `|self ∩ o|` without building the intersection.
+    #[inline(always)]
+    pub fn count_and(&self, o: &Bits<W>) -> u32 {
+        let mut n = 0;
+        for i in 0..W {
+            n += (self.0[i] & o.0[i]).count_ones();
+        }
+        n
+    }
+
+    #[inline(always)]
+    pub fn intersects(&self, o: &Bits<W>) -> bool {
+        (0..W).any(|i| self.0[i] & o.0[i] != 0)
+    }
+
+    /// `self ⊆ o`
+    #[inline(always)]
+    pub fn is_subset(&self, o: &Bits<W>) -> bool {
+        (0..W).all(|i| self.0[i] & !o.0[i] == 0)
+    }
+
+    /// Visit the members in increasing order.
+    #[inline(always)]
+    pub fn for_each(&self, mut f: impl FnMut(usize)) {
+        for w in 0..W {
+            let mut x = self.0[w];
+            while x != 0 {
+                f(w * 64 + x.trailing_zeros() as usize);
+                x &= x - 1;
+            }
+        }
+    }
+
+    pub fn first(&self) -> Option<usize> {
+        (0..W)
+            .find(|&w| self.0[w] != 0)
+            .map(|w| w * 64 + self.0[w].trailing_zeros() as usize)
+    }
+}
+
+/// Number of 64-bit words the search uses for a board: the smallest compiled width that holds it.
+pub fn words_for(board: Board) -> usize {
+    match board.squares() {
+        0..=64 => 1,
+        65..=128 => 2,
+        129..=256 => 4,
+        257..=512 => 8,
+        _ => 16,
+    }
+}
+
+/// Everything about a board the search needs, computed once per board.
+pub struct Geometry<const W: usize> {
+    pub board: Board,
+    /// All squares of the board.
+    pub full: Bits<W>,
+    /// `cover[s]`: the squares a queen on `s` covers, `s` included.
+    pub cover: Vec<Bits<W>>,
+}
+
+impl<const W: usize> Geometry<W> {
+    pub fn new(board: Board) -> Geometry<W> {
+        assert!(
+            board.squares() <= W * 64,
+            "board {board} needs a wider bitboard"
+        );
+        let n = board.squares();
+        let mut full = Bits::EMPTY;
+        for i in 0..n {
+            full.set(i);
+        }
+        let cover = (0..n)
+            .map(|a| {
+                let mut m = Bits::EMPTY;
+                for b in 0..n {
+                    if board.covers(board.square(a), board.square(b)) {
+                        m.set(b);
+                    }
+                }
+                m
+            })
+            .collect();
+        Geometry { board, full, cover }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_checked() {
+        assert!(Board::new(0, 3).is_err());
+        assert!(Board::new(3, 0).is_err());
+        assert!(Board::new(MAX_SIDE + 1, 1).is_err());
+        assert!(Board::new(MAX_SIDE, MAX_SIDE).is_ok());
+    }
+
+    #[test]
+    fn symmetries_map_the_board_onto_itself() {
+        for (r, c) in [(5, 5), (4, 7), (1, 6), (6, 1)] {
+            let b = Board::new(r, c).unwrap();
+            let syms = b.symmetries();
+            assert_eq!(syms.len(), if r == c { 8 } else { 4 });
+            for s in syms {
+                let mut seen = std::collections::HashSet::new();
+                for i in 0..b.squares() {
+                    let t = s.apply(b, b.square(i));
+                    assert!(t.row < r && t.col < c);
+                    seen.insert(t);
+                }
+                assert_eq!(seen.len(), b.squares());
+            }
+        }
+    }
+
+    #[test]
+    fn symmetries_preserve_attacks() {
+        let b = Board::new(6, 6).unwrap();
+        for s in b.symmetries() {
+            for i in 0..36 {
+                for j in 0..36 {
+                    let (a, c) = (b.square(i), b.square(j));
+                    assert_eq!(b.covers(a, c), b.covers(s.apply(b, a), s.apply(b, c)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn layout_text_round_trips() {
+        let b = Board::new(4, 4).unwrap();
+        let l = Layout::new(b, vec![Square::new(2, 2), Square::new(0, 0)]);
+        assert_eq!(l.to_squares_string(), "1:1 3:3");
+        assert_eq!(Layout::parse(b, "1:1 3:3").unwrap(), l);
+        assert!(Layout::parse(b, "1:1 5:1").is_err());
+        assert!(Layout::parse(b, "1:1  3:3").is_err());
+        assert_eq!(l.diagram(), "Q . . .\n. . . .\n. . Q .\n. . . .\n");
+    }
+
+    #[test]
+    fn neighbourhoods_match_the_attack_rule() {
+        let b = Board::new(3, 5).unwrap();
+        let g = Geometry::<1>::new(b);
+        // The centre of a 3x5 board covers all but the four squares a knight's move away.
+        assert_eq!(g.cover[b.index(Square::new(1, 2))].count(), 15 - 4);
+        assert_eq!(g.cover[0].count(), 5 + 2 + 2);
+    }
+}

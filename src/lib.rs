@@ -1,0 +1,15 @@
+//! queendom: exact queen numbers of N×M chessboards.
+//!
+//! - [`search::solve`] proves the domination number γ(N×M) or the independent domination number
+//!   i(N×M) by exhaustive branch and bound, with an optimal layout, on all cores of the current rayon
+//!   pool or sequentially.
+//! - [`check`] re-checks any layout with code that shares nothing with the search.
+//!
+//! The library does no I/O; the `queendom` binary is a thin command line over it.
+
+pub mod board;
+pub mod check;
+pub mod search;
+
+pub use board::{Board, BoardError, Layout, Square, MAX_SIDE};
+pub use search::{solve, Problem, SearchError, SearchOptions, Solution};

@@ -1,0 +1,342 @@
+//! Exact search for the queen domination number γ(N×M) and the independent domination number
+//! i(N×M), each with one optimal layout.
+//!
+//! The search is a branch and bound over sets of queens. The tree is first cut by the first queen:
+//! one part per symmetry class of squares, the part of class j placing a queen on its representative
+//! and forbidding every square of the classes before it (any layout can be turned by a symmetry into
+//! one that lands in exactly one part). Parts go to rayon workers, and large parts are split again a
+//! few levels down so that all cores stay busy to the end. Workers share the best layout's size
+//! through one atomic word (see [`shared`]).
+
+mod heuristic;
+mod kernel;
+mod shared;
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use thiserror::Error;
+
+use crate::board::{words_for, Bits, Board, Geometry, Layout};
+use crate::check::{check_dominating, check_independent_dominating, CheckError};
+
+use kernel::{Expansion, Node, Searcher, MAX_CANDIDATES};
+use shared::{child_path, root_path, Key, Shared, MAX_ROOT_PARTS, MAX_SPLIT_LEVELS};
+
+/// Which number to compute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Problem {
+    /// γ: fewest queens covering every square.
+    Domination,
+    /// i: fewest queens covering every square, no two attacking each other.
+    IndependentDomination,
+}
+
+impl Problem {
+    /// Short name used in files and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Problem::Domination => "domination",
+            Problem::IndependentDomination => "independent-domination",
+        }
+    }
+
+    /// Run the independent checker for this problem on `layout`, claimed to have `size` queens.
+    pub fn check(self, layout: &Layout, size: usize) -> Result<(), CheckError> {
+        match self {
+            Problem::Domination => check_dominating(layout, size),
+            Problem::IndependentDomination => check_independent_dominating(layout, size),
+        }
+    }
+
+    fn independent(self) -> bool {
+        self == Problem::IndependentDomination
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Called with (parts finished, parts in all) as the first-queen parts of a board finish.
+pub type PartProgress = Arc<dyn Fn(usize, usize) + Send + Sync>;
+
+/// How to run a search.
+#[derive(Clone, Default)]
+pub struct SearchOptions {
+    /// Spread the work over the current rayon pool; otherwise run the sequential twin.
+    pub parallel: bool,
+    /// Set from outside (e.g. on Ctrl-C) to stop the search; it then returns `Cancelled`.
+    pub cancel: Option<Arc<AtomicBool>>,
+    pub progress: Option<PartProgress>,
+}
+
+impl SearchOptions {
+    pub fn parallel() -> SearchOptions {
+        SearchOptions {
+            parallel: true,
+            ..SearchOptions::default()
+        }
+    }
+
+    pub fn sequential() -> SearchOptions {
+        SearchOptions::default()
+    }
+}
+
+#[derive(Debug, Error)]
+pub enum SearchError {
+    #[error("search cancelled")]
+    Cancelled,
+    /// The independent checker refused a layout the search produced: a bug in the search.
+    #[error("internal error: the search produced a layout that fails the independent check: {0}")]
+    Check(#[from] CheckError),
+}
+
+/// A proven optimum with a witness layout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solution {
+    pub problem: Problem,
+    /// The optimal layout (its length is the number sought).
+    pub layout: Layout,
+    /// Search nodes expanded (depends on timing when run in parallel).
+    pub nodes: u64,
+}
+
+impl Solution {
+    pub fn queens(&self) -> usize {
+        self.layout.len()
+    }
+}
+
+/// γ(board) or i(board), proven by exhaustive search, with the first optimal layout in the search's
+/// fixed order (the same on any number of threads).
+pub fn solve(
+    board: Board,
+    problem: Problem,
+    options: &SearchOptions,
+) -> Result<Solution, SearchError> {
+    let found = dispatch(board, problem, None, options)?;
+    let (layout, nodes) = (
+        found.layout.expect("the heuristic always gives a layout"),
+        found.nodes,
+    );
+    problem.check(&layout, layout.len())?;
+    Ok(Solution {
+        problem,
+        layout,
+        nodes,
+    })
+}
+
+/// The outcome of a bounded search.
+#[derive(Debug, Clone)]
+pub struct Bounded {
+    /// The smallest layout with at most the given number of queens, if there is one.
+    pub layout: Option<Layout>,
+    pub nodes: u64,
+}
+
+/// Search for a layout of at most `max_queens` queens (the smallest such, or prove there is none).
+/// With no layout to find, the tree searched and so the node count do not depend on timing.
+pub fn search_at_most(
+    board: Board,
+    problem: Problem,
+    max_queens: usize,
+    options: &SearchOptions,
+) -> Result<Bounded, SearchError> {
+    let found = dispatch(board, problem, Some(max_queens), options)?;
+    if let Some(layout) = &found.layout {
+        problem.check(layout, layout.len())?;
+    }
+    Ok(found)
+}
+
+fn dispatch(
+    board: Board,
+    problem: Problem,
+    max_queens: Option<usize>,
+    options: &SearchOptions,
+) -> Result<Bounded, SearchError> {
+    match words_for(board) {
+        1 => run::<1>(board, problem, max_queens, options),
+        2 => run::<2>(board, problem, max_queens, options),
+        4 => run::<4>(board, problem, max_queens, options),
+        8 => run::<8>(board, problem, max_queens, options),
+        _ => run::<16>(board, problem, max_queens, options),
+    }
+}
+
+/// One part per symmetry class of squares, as (representative, the whole class), in search order:
+/// classes whose squares cover most come first, so that later parts, which forbid all earlier
+/// classes, are left with weak squares and are pruned fast.
+fn first_queen_parts<const W: usize>(geo: &Geometry<W>) -> Vec<(usize, Vec<usize>)> {
+    let board = geo.board;
+    let symmetries = board.symmetries();
+    let mut parts: Vec<(usize, Vec<usize>)> = Vec::new();
+    for s in 0..board.squares() {
+        let mut class: Vec<usize> = symmetries
+            .iter()
+            .map(|g| board.index(g.apply(board, board.square(s))))
+            .collect();
+        class.sort_unstable();
+        class.dedup();
+        if class[0] == s {
+            parts.push((s, class));
+        }
+    }
+    parts.sort_by_key(|(s, _)| (std::cmp::Reverse(geo.cover[*s].count()), *s));
+    assert!(parts.len() <= MAX_ROOT_PARTS);
+    parts
+}
+
+struct Run<'a, const W: usize> {
+    geo: &'a Geometry<W>,
+    shared: &'a Shared,
+    independent: bool,
+    parallel: bool,
+    nodes: AtomicU64,
+}
+
+fn run<const W: usize>(
+    board: Board,
+    problem: Problem,
+    max_queens: Option<usize>,
+    options: &SearchOptions,
+) -> Result<Bounded, SearchError> {
+    let geo = Geometry::<W>::new(board);
+    let independent = problem.independent();
+    let (key, layout) = match max_queens {
+        // Path 0 ranks before every part, so all parts look for strictly fewer queens.
+        None => {
+            let start = heuristic::greedy(&geo, independent);
+            (Key::new(start.len(), 0), Some(start))
+        }
+        Some(k) => (Key::new(k.min(kernel::MAX_QUEENS) + 1, 0), None),
+    };
+    let shared = Shared::new(key, layout, options.cancel.clone());
+    let parts = first_queen_parts(&geo);
+    let mut before = vec![Bits::<W>::EMPTY; parts.len()];
+    for j in 1..parts.len() {
+        before[j] = before[j - 1];
+        for &s in &parts[j - 1].1 {
+            before[j].set(s);
+        }
+    }
+    let run = Run {
+        geo: &geo,
+        shared: &shared,
+        independent,
+        parallel: options.parallel,
+        nodes: AtomicU64::new(0),
+    };
+    let done = AtomicUsize::new(0);
+    let part = |j: usize| {
+        let first = parts[j].0;
+        let node = Node {
+            covered: geo.cover[first],
+            forbidden: before[j],
+        };
+        run.task(node, &[first as u16], root_path(j), 0);
+        let finished = done.fetch_add(1, Relaxed) + 1;
+        if let Some(progress) = &options.progress {
+            progress(finished, parts.len());
+        }
+    };
+    if options.parallel {
+        (0..parts.len()).into_par_iter().for_each(part);
+    } else {
+        (0..parts.len()).for_each(part);
+    }
+    if shared.stopped() {
+        return Err(SearchError::Cancelled);
+    }
+    let (_, best) = shared.best();
+    let layout = best.map(|queens| {
+        Layout::new(
+            board,
+            queens.iter().map(|&q| board.square(q as usize)).collect(),
+        )
+    });
+    Ok(Bounded {
+        layout,
+        nodes: run.nodes.load(Relaxed),
+    })
+}
+
+/// Below this many queens still to place, a part is searched by one worker without splitting.
+const SPLIT_MIN_REMAINING: usize = 3;
+/// Parts are split at most this many levels below the first queen.
+const SPLIT_LEVELS: usize = 3;
+
+impl<const W: usize> Run<'_, W> {
+    fn task(&self, node: Node<W>, queens: &[u16], path: u64, level: usize) {
+        let mut s = Searcher::new(self.geo, self.shared, self.independent, path);
+        s.queens[..queens.len()].copy_from_slice(queens);
+        s.depth = queens.len();
+        let split = self.parallel
+            && level < SPLIT_LEVELS.min(MAX_SPLIT_LEVELS)
+            && s.limit().saturating_sub(s.depth) >= SPLIT_MIN_REMAINING;
+        if !split {
+            s.search(node);
+            self.nodes.fetch_add(s.nodes, Relaxed);
+            return;
+        }
+        let mut cands = [0u16; MAX_CANDIDATES];
+        let expansion = s.expand(&node, &mut cands);
+        self.nodes.fetch_add(s.nodes, Relaxed);
+        match expansion {
+            Expansion::Layout => s.record_layout(),
+            Expansion::Pruned => {}
+            Expansion::Branch(n) => {
+                let children: Vec<Node<W>> = (0..n).map(|i| s.child(&node, &cands, i)).collect();
+                children.into_par_iter().enumerate().for_each(|(i, child)| {
+                    if self.shared.should_stop() {
+                        return;
+                    }
+                    let mut q = queens.to_vec();
+                    q.push(cands[i]);
+                    self.task(child, &q, child_path(path, level + 1, i), level + 1);
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gamma(r: usize, c: usize) -> usize {
+        solve(
+            Board::new(r, c).unwrap(),
+            Problem::Domination,
+            &SearchOptions::sequential(),
+        )
+        .unwrap()
+        .queens()
+    }
+
+    #[test]
+    fn small_known_values() {
+        assert_eq!(gamma(1, 1), 1);
+        assert_eq!(gamma(4, 4), 2);
+        assert_eq!(gamma(3, 5), 2);
+        assert_eq!(gamma(8, 8), 5);
+    }
+
+    #[test]
+    fn parts_cover_every_square_once() {
+        for (r, c) in [(5, 5), (4, 6), (1, 7), (6, 6)] {
+            let geo = Geometry::<1>::new(Board::new(r, c).unwrap());
+            let parts = first_queen_parts(&geo);
+            let mut all: Vec<usize> = parts.iter().flat_map(|p| p.1.clone()).collect();
+            all.sort_unstable();
+            assert_eq!(all, (0..r * c).collect::<Vec<_>>());
+        }
+    }
+}
