@@ -9,7 +9,9 @@
 
 pub mod board;
 pub mod check;
+pub mod export;
 pub mod search;
+pub mod table;
 
 pub use board::{Board, BoardError, Layout, Square, MAX_SIDE};
 pub use search::{solve, Problem, SearchError, SearchOptions, Solution};

@@ -1,0 +1,128 @@
+//! Command-line definitions and the dispatch from a parsed command line to the library.
+
+mod output;
+mod progress;
+mod solve;
+mod table;
+
+use std::io::{self, IsTerminal, Write};
+
+use clap::{Parser, Subcommand};
+
+/// Exact queen numbers of N×M chessboards: domination γ, independent domination i.
+#[derive(Parser, Debug)]
+#[command(name = "queendom", version, about, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Compute γ (or i) of one or more boards and print an optimal layout as a diagram.
+    Solve(solve::SolveArgs),
+    /// Compute γ (or i) for every board in a range of sizes and write the table (CSV).
+    Table(table::TableArgs),
+}
+
+/// Options every computing command shares.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ThreadArgs {
+    /// Number of worker threads (default: all cores).
+    #[arg(short = 'j', long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+impl ThreadArgs {
+    pub fn count(&self) -> usize {
+        match self.threads {
+            Some(n) => n as usize,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+
+    pub fn pool(&self) -> anyhow::Result<rayon::ThreadPool> {
+        Ok(rayon::ThreadPoolBuilder::new()
+            .num_threads(self.count())
+            .build()?)
+    }
+}
+
+/// How a command failed; decides the exit code.
+#[derive(Debug)]
+pub enum Failure {
+    /// Bad input from the user: exit 2.
+    Usage(anyhow::Error),
+    /// Anything else: exit 1.
+    Error(anyhow::Error),
+}
+
+impl<E: Into<anyhow::Error>> From<E> for Failure {
+    fn from(e: E) -> Failure {
+        Failure::Error(e.into())
+    }
+}
+
+pub fn usage(msg: impl std::fmt::Display) -> Failure {
+    Failure::Usage(anyhow::anyhow!("{msg}"))
+}
+
+/// Parse the command line, run it, and return the exit code.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+                || matches!(
+                    e.kind(),
+                    ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+                )
+            {
+                let _ = e.print();
+                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    2
+                } else {
+                    0
+                };
+            }
+            // One line: clap's first line names the problem; its usage hint follows on later lines.
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("invalid command line");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("queendom: {first}");
+            return 2;
+        }
+    };
+    let outcome = match cli.command {
+        Command::Solve(args) => solve::run(args),
+        Command::Table(args) => table::run(args),
+    };
+    match outcome {
+        Ok(()) => 0,
+        Err(Failure::Usage(e)) => {
+            eprintln!("queendom: {e:#}");
+            2
+        }
+        Err(Failure::Error(e)) => {
+            if output::is_broken_pipe(&e) {
+                return 0;
+            }
+            eprintln!("queendom: error: {e:#}");
+            1
+        }
+    }
+}
+
+/// Whether stderr is a terminal (progress bars are drawn only then).
+pub fn stderr_is_terminal() -> bool {
+    io::stderr().is_terminal()
+}
+
+/// Write to stdout; a closed pipe surfaces as an error that `run` turns into a quiet exit 0.
+pub fn print(text: &str) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,50 @@
+//! `queendom solve 8x8 [--independent]`: the number and an optimal layout as a diagram.
+
+use std::time::Instant;
+
+use queendom::search::{solve, Problem, SearchOptions};
+use queendom::table::parse_board;
+use queendom::Board;
+
+use super::{print, usage, Failure, ThreadArgs};
+
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// Boards as ROWSxCOLS (e.g. 8x8, 3x5); a single number N means NxN.
+    #[arg(value_name = "BOARD", required = true)]
+    boards: Vec<String>,
+    /// Independent domination i: no two queens may attack each other.
+    #[arg(short = 'i', long)]
+    independent: bool,
+    #[command(flatten)]
+    threads: ThreadArgs,
+}
+
+pub fn run(args: SolveArgs) -> Result<(), Failure> {
+    let boards: Vec<Board> = args
+        .boards
+        .iter()
+        .map(|b| parse_board(b).map_err(usage))
+        .collect::<Result<_, _>>()?;
+    let problem = if args.independent {
+        Problem::IndependentDomination
+    } else {
+        Problem::Domination
+    };
+    let pool = args.threads.pool()?;
+    for board in boards {
+        let start = Instant::now();
+        let solution = pool.install(|| solve(board, problem, &SearchOptions::parallel()))?;
+        let seconds = start.elapsed().as_secs_f64();
+        let symbol = if args.independent { "i" } else { "γ" };
+        print(&format!(
+            "{symbol}({board}) = {}\n{}layout: {}\n({} nodes, {seconds:.3} s, {} threads)\n\n",
+            solution.queens(),
+            solution.layout.diagram(),
+            solution.layout.to_squares_string(),
+            solution.nodes,
+            args.threads.count(),
+        ))?;
+    }
+    Ok(())
+}

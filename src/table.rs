@@ -1,0 +1,287 @@
+//! Tables over ranges of board sizes: parsing size lists, turning them into boards in a stable order,
+//! and computing each board once (a board and its transpose share one search).
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use thiserror::Error;
+
+use crate::board::{Board, BoardError, Layout, MAX_SIDE};
+use crate::search::{solve, Problem, SearchError, SearchOptions};
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SizeListError {
+    #[error("empty size list")]
+    Empty,
+    #[error("'{0}' is not a size: expected a whole number such as 8")]
+    NotANumber(String),
+    #[error("size 0 in '{0}': boards have at least one row and one column")]
+    Zero(String),
+    #[error("range '{0}' runs backwards: write the smaller number first")]
+    Reversed(String),
+    #[error("size {size} in '{text}' is too big: this build supports sizes up to {max}")]
+    TooBig {
+        text: String,
+        size: usize,
+        max: usize,
+    },
+}
+
+/// A list of sizes written as numbers, ranges `A-B` and comma lists: `4,6,9-11` is 4, 6, 9, 10, 11.
+/// Kept in the order written, without repeats.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SizeList(Vec<usize>);
+
+impl SizeList {
+    pub fn parse(text: &str) -> Result<SizeList, SizeListError> {
+        Self::parse_with_max(text, MAX_SIDE)
+    }
+
+    pub fn parse_with_max(text: &str, max: usize) -> Result<SizeList, SizeListError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(SizeListError::Empty);
+        }
+        let mut sizes = Vec::new();
+        for item in text.split(',') {
+            let item = item.trim();
+            let number = |s: &str| -> Result<usize, SizeListError> {
+                let s = s.trim();
+                if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(SizeListError::NotANumber(item.to_string()));
+                }
+                // All digits: only an overflow can fail, and that is certainly too big.
+                let n = s.parse::<usize>().unwrap_or(usize::MAX);
+                if n == 0 {
+                    return Err(SizeListError::Zero(item.to_string()));
+                }
+                if n > max {
+                    return Err(SizeListError::TooBig {
+                        text: item.to_string(),
+                        size: n,
+                        max,
+                    });
+                }
+                Ok(n)
+            };
+            let (a, b) = match item.split_once('-') {
+                // A leading '-' is a negative number, not a range.
+                Some((lo, _)) if lo.trim().is_empty() => {
+                    return Err(SizeListError::NotANumber(item.to_string()))
+                }
+                Some((lo, hi)) => (number(lo)?, number(hi)?),
+                None => {
+                    let n = number(item)?;
+                    (n, n)
+                }
+            };
+            if a > b {
+                return Err(SizeListError::Reversed(item.to_string()));
+            }
+            for n in a..=b {
+                if !sizes.contains(&n) {
+                    sizes.push(n);
+                }
+            }
+        }
+        Ok(SizeList(sizes))
+    }
+
+    pub fn sizes(&self) -> &[usize] {
+        &self.0
+    }
+}
+
+impl std::str::FromStr for SizeList {
+    type Err = SizeListError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        SizeList::parse(s)
+    }
+}
+
+/// Parse a board written `NxM` (or `N` for a square board).
+pub fn parse_board(text: &str) -> Result<Board, BoardParseError> {
+    let t = text.trim();
+    let (r, c) = match t.split_once(['x', 'X', '×']) {
+        Some((r, c)) => (r, c),
+        None => (t, t),
+    };
+    let num = |s: &str| {
+        let s = s.trim();
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(BoardParseError::Malformed(text.to_string()));
+        }
+        Ok(s.parse::<usize>().unwrap_or(usize::MAX))
+    };
+    Ok(Board::new(num(r)?, num(c)?)?)
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BoardParseError {
+    #[error("'{0}' is not a board size: expected NxM such as 8x8 or 3x5")]
+    Malformed(String),
+    #[error(transparent)]
+    Board(#[from] BoardError),
+}
+
+/// Every board of a table, in the order its rows are written: by rows, then by columns, each in
+/// the order the lists give.
+pub fn boards(rows: &SizeList, cols: &SizeList) -> Vec<Board> {
+    let mut out = Vec::with_capacity(rows.0.len() * cols.0.len());
+    for &r in &rows.0 {
+        for &c in &cols.0 {
+            out.push(Board::new(r, c).expect("size lists hold valid sizes"));
+        }
+    }
+    out
+}
+
+/// One finished board: the record every export format is made from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableRow {
+    pub board: Board,
+    pub problem: Problem,
+    pub layout: Layout,
+    /// Search nodes; 0 when the row was taken from the transposed board's search.
+    pub nodes: u64,
+    /// Wall seconds of the search; 0 when taken from the transposed board.
+    pub seconds: f64,
+    pub threads: usize,
+}
+
+impl TableRow {
+    pub fn queens(&self) -> usize {
+        self.layout.len()
+    }
+}
+
+/// Computes the boards of a table one after the other (each on all threads of the current pool),
+/// searching each board or its transpose only once.
+pub struct TableRunner {
+    problem: Problem,
+    options: SearchOptions,
+    threads: usize,
+    /// Layouts already found, by board as searched (rows ≤ cols).
+    done: HashMap<Board, Layout>,
+}
+
+impl TableRunner {
+    pub fn new(problem: Problem, options: SearchOptions, threads: usize) -> TableRunner {
+        TableRunner {
+            problem,
+            options,
+            threads,
+            done: HashMap::new(),
+        }
+    }
+
+    /// Remember a layout known from elsewhere (e.g. a row kept from an earlier run), so that its
+    /// transpose is not searched again. The caller has checked it.
+    pub fn remember(&mut self, layout: &Layout) {
+        let l = canonical(layout);
+        self.done.entry(l.board()).or_insert(l);
+    }
+
+    /// The row for `board`: searched, or taken from its transpose if that was done before.
+    pub fn compute(&mut self, board: Board) -> Result<TableRow, SearchError> {
+        let flip = board.rows() > board.cols();
+        let searched = if flip { board.transposed() } else { board };
+        let (layout, nodes, seconds) = match self.done.get(&searched) {
+            Some(l) => (l.clone(), 0, 0.0),
+            None => {
+                let start = Instant::now();
+                let s = solve(searched, self.problem, &self.options)?;
+                let seconds = start.elapsed().as_secs_f64();
+                self.done.insert(searched, s.layout.clone());
+                (s.layout, s.nodes, seconds)
+            }
+        };
+        let layout = if flip { layout.transposed() } else { layout };
+        // Checked again on the board as written: a transposition slip must not reach a file.
+        self.problem.check(&layout, layout.len())?;
+        Ok(TableRow {
+            board,
+            problem: self.problem,
+            layout,
+            nodes,
+            seconds,
+            threads: self.threads,
+        })
+    }
+}
+
+fn canonical(layout: &Layout) -> Layout {
+    if layout.board().rows() > layout.board().cols() {
+        layout.transposed()
+    } else {
+        layout.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_lists() {
+        assert_eq!(
+            SizeList::parse("4,6,9-11").unwrap().sizes(),
+            &[4, 6, 9, 10, 11]
+        );
+        assert_eq!(SizeList::parse("1-3,2").unwrap().sizes(), &[1, 2, 3]);
+        assert_eq!(SizeList::parse(" 7 ").unwrap().sizes(), &[7]);
+        assert_eq!(
+            SizeList::parse("9-4"),
+            Err(SizeListError::Reversed("9-4".into()))
+        );
+        assert_eq!(
+            SizeList::parse("0-3"),
+            Err(SizeListError::Zero("0-3".into()))
+        );
+        assert!(matches!(
+            SizeList::parse("-3"),
+            Err(SizeListError::NotANumber(_))
+        ));
+        assert!(matches!(
+            SizeList::parse("a"),
+            Err(SizeListError::NotANumber(_))
+        ));
+        assert!(matches!(
+            SizeList::parse("3,"),
+            Err(SizeListError::NotANumber(_))
+        ));
+        assert!(matches!(
+            SizeList::parse("1-2-3"),
+            Err(SizeListError::NotANumber(_))
+        ));
+        assert!(matches!(
+            SizeList::parse("33"),
+            Err(SizeListError::TooBig { .. })
+        ));
+        assert!(matches!(
+            SizeList::parse("99999999999999999999999"),
+            Err(SizeListError::TooBig { .. })
+        ));
+        assert_eq!(SizeList::parse(""), Err(SizeListError::Empty));
+    }
+
+    #[test]
+    fn board_sizes() {
+        assert_eq!(parse_board("3x5").unwrap(), Board::new(3, 5).unwrap());
+        assert_eq!(parse_board("8").unwrap(), Board::new(8, 8).unwrap());
+        assert!(parse_board("0x5").is_err());
+        assert!(parse_board("33x1").is_err());
+        assert!(parse_board("3x").is_err());
+        assert!(parse_board("-3x4").is_err());
+    }
+
+    #[test]
+    fn transposes_are_searched_once() {
+        let mut t = TableRunner::new(Problem::Domination, SearchOptions::sequential(), 1);
+        let a = t.compute(Board::new(3, 5).unwrap()).unwrap();
+        let b = t.compute(Board::new(5, 3).unwrap()).unwrap();
+        assert!(a.nodes > 0);
+        assert_eq!(b.nodes, 0);
+        assert_eq!(b.layout, a.layout.transposed());
+    }
+}
