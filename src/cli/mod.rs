@@ -86,11 +86,17 @@ pub fn run() -> i32 {
                     0
                 };
             }
-            // One line: clap's first line names the problem; its usage hint follows on later lines.
+            // One line: clap's first paragraph names the problem (sometimes over two lines); the
+            // usage hint after the blank line is left out.
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("invalid command line");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            eprintln!("queendom: {first}");
+            let problem: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            let problem = problem.join(" ");
+            let problem = problem.strip_prefix("error: ").unwrap_or(&problem);
+            eprintln!("queendom: {problem}");
             return 2;
         }
     };

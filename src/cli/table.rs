@@ -13,10 +13,10 @@ use super::{progress, Failure, ThreadArgs};
 #[derive(clap::Args, Debug)]
 pub struct TableArgs {
     /// Row counts: a number, a range A-B, or a comma list such as 4,6,9-11.
-    #[arg(long, value_name = "SIZES")]
+    #[arg(long, value_name = "SIZES", allow_hyphen_values = true)]
     rows: SizeList,
     /// Column counts, in the same form as --rows.
-    #[arg(long, value_name = "SIZES")]
+    #[arg(long, value_name = "SIZES", allow_hyphen_values = true)]
     cols: SizeList,
     /// Independent domination i instead of domination γ.
     #[arg(short = 'i', long)]
