@@ -362,6 +362,12 @@ pub fn words_for(board: Board) -> usize {
     }
 }
 
+/// Slots of a per-line counter array: rows, columns, diagonals (r − c constant) and anti-diagonals
+/// (r + c constant), each family starting at a fixed offset (see [`Geometry::lines`]).
+pub const LINE_SLOTS: usize = 4 * 64;
+/// Offset of each family's lines in a counter array, in the order row, column, diagonal, anti.
+pub const LINE_FAMILY_OFFSET: [usize; 4] = [0, 64, 128, 192];
+
 /// Everything about a board the search needs, computed once per board.
 pub struct Geometry<const W: usize> {
     pub board: Board,
@@ -369,6 +375,10 @@ pub struct Geometry<const W: usize> {
     pub full: Bits<W>,
     /// `cover[s]`: the squares a queen on `s` covers, `s` included.
     pub cover: Vec<Bits<W>>,
+    /// `lines[s]`: the slots of the four lines through `s` (row, column, diagonal, anti-diagonal).
+    /// Two different lines through `s` meet only at `s`, so `|cover[s] ∩ X|` is the sum of the
+    /// four lines' counts in X, less 3 if `s` is in X.
+    pub lines: Vec<[u8; 4]>,
 }
 
 impl<const W: usize> Geometry<W> {
@@ -393,7 +403,28 @@ impl<const W: usize> Geometry<W> {
                 m
             })
             .collect();
-        Geometry { board, full, cover }
+        let lines = (0..n)
+            .map(|i| {
+                let sq = board.square(i);
+                let slot = [
+                    sq.row,
+                    sq.col,
+                    sq.row + board.cols - 1 - sq.col,
+                    sq.row + sq.col,
+                ];
+                let mut out = [0u8; 4];
+                for f in 0..4 {
+                    out[f] = (LINE_FAMILY_OFFSET[f] + slot[f]) as u8;
+                }
+                out
+            })
+            .collect();
+        Geometry {
+            board,
+            full,
+            cover,
+            lines,
+        }
     }
 }
 

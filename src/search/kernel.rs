@@ -8,7 +8,7 @@
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use crate::board::{Bits, Geometry};
+use crate::board::{Bits, Geometry, LINE_FAMILY_OFFSET, LINE_SLOTS, MAX_SIDE};
 
 use super::shared::{Key, Shared};
 
@@ -52,6 +52,8 @@ pub(crate) struct Searcher<'a, const W: usize> {
     /// Scratch, reused at every node: coverage of each allowed square and a bucket sort by coverage.
     cov: Vec<u8>,
     by_cov: Vec<u16>,
+    line_uncovered: [u8; LINE_SLOTS],
+    line_allowed: [u8; LINE_SLOTS],
     bucket_start: Vec<u16>,
 }
 
@@ -68,6 +70,8 @@ impl<'a, const W: usize> Searcher<'a, W> {
             depth: 0,
             cov: vec![0; n],
             by_cov: vec![0; n],
+            line_uncovered: [0; LINE_SLOTS],
+            line_allowed: [0; LINE_SLOTS],
             bucket_start: vec![0; MAX_CANDIDATES + 2],
         }
     }
@@ -96,25 +100,41 @@ impl<'a, const W: usize> Searcher<'a, W> {
             return Expansion::Pruned;
         }
         let remaining = limit - self.depth;
+
+        // Uncovered squares per line: the line bound first, as it is the cheapest.
+        let need = count_lines(geo, &uncovered, &mut self.line_uncovered);
+        if self.line_bound_exceeds(need, remaining) {
+            return Expansion::Pruned;
+        }
+
         let allowed = if self.independent {
             uncovered.minus(&node.forbidden)
         } else {
             geo.full.minus(&node.forbidden)
         };
+        count_lines(geo, &allowed, &mut self.line_allowed);
 
         // The uncovered square with the fewest candidates; a square with none ends the branch.
         let mut best_square = usize::MAX;
         let mut best_count = u32::MAX;
         let mut dead = false;
+        let la = &self.line_allowed;
         uncovered.for_each(|u| {
             if dead {
                 return;
             }
-            let c = geo.cover[u].count_and(&allowed);
-            if c < best_count {
-                best_count = c;
+            let [a, b, c, d] = geo.lines[u];
+            let mut count = la[a as usize] as u32
+                + la[b as usize] as u32
+                + la[c as usize] as u32
+                + la[d as usize] as u32;
+            if allowed.contains(u) {
+                count -= 3;
+            }
+            if count < best_count {
+                best_count = count;
                 best_square = u;
-                dead = c == 0;
+                dead = count == 0;
             }
         });
         if dead {
@@ -139,7 +159,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
             };
         }
 
-        if self.lower_bound_exceeds(&uncovered, &allowed, remaining) {
+        if self.coverage_bound_exceeds(&uncovered, need, &allowed, remaining) {
             return Expansion::Pruned;
         }
 
@@ -151,25 +171,64 @@ impl<'a, const W: usize> Searcher<'a, W> {
         Expansion::Branch(n)
     }
 
+    /// The line bound: each queen lies on one row, one column, one diagonal and one anti-diagonal,
+    /// so `remaining` queens cover at most the `remaining` fullest lines of each family.
+    fn line_bound_exceeds(&self, need: usize, remaining: usize) -> bool {
+        let board = self.geo.board;
+        let lens = [
+            board.rows(),
+            board.cols(),
+            board.rows() + board.cols() - 1,
+            board.rows() + board.cols() - 1,
+        ];
+        let mut reach = 0usize;
+        for (f, &len) in lens.iter().enumerate() {
+            let counts = &self.line_uncovered[LINE_FAMILY_OFFSET[f]..LINE_FAMILY_OFFSET[f] + len];
+            let mut hist = [0u8; MAX_SIDE + 1];
+            let mut top = 0;
+            for &c in counts {
+                hist[c as usize] += 1;
+                top = top.max(c as usize);
+            }
+            let mut left = remaining;
+            let mut c = top;
+            while c > 0 && left > 0 {
+                let take = left.min(hist[c] as usize);
+                reach += take * c;
+                left -= take;
+                c -= 1;
+            }
+        }
+        reach < need
+    }
+
     /// Whether `uncovered` provably needs more than `remaining` queens from `allowed`:
     /// - max coverage: the `remaining` largest coverages must add up to `|uncovered|`;
     /// - Bird's bound: every uncovered square u needs a queen covering at most maxcov(u) uncovered
     ///   squares, so Σ_u 1/maxcov(u) ≤ remaining (each queen contributes at most 1 to the sum).
-    fn lower_bound_exceeds(
+    fn coverage_bound_exceeds(
         &mut self,
         uncovered: &Bits<W>,
+        need: usize,
         allowed: &Bits<W>,
         remaining: usize,
     ) -> bool {
         let geo = self.geo;
-        let need = uncovered.count() as usize;
         let mut hist = [0u16; MAX_CANDIDATES + 1];
         let mut max_cov = 0usize;
+        let lu = &self.line_uncovered;
         allowed.for_each(|v| {
-            let c = geo.cover[v].count_and(uncovered) as usize;
-            self.cov[v] = c as u8;
-            hist[c] += 1;
-            max_cov = max_cov.max(c);
+            let [a, b, c, d] = geo.lines[v];
+            let mut cov = lu[a as usize] as usize
+                + lu[b as usize] as usize
+                + lu[c as usize] as usize
+                + lu[d as usize] as usize;
+            if uncovered.contains(v) {
+                cov -= 3;
+            }
+            self.cov[v] = cov as u8;
+            hist[cov] += 1;
+            max_cov = max_cov.max(cov);
         });
         // Max-coverage bound.
         let mut sum = 0usize;
@@ -259,4 +318,22 @@ impl<'a, const W: usize> Searcher<'a, W> {
             forbidden,
         }
     }
+}
+
+/// Count the members of `set` on each line into `counts`; returns `|set|`.
+#[inline(always)]
+fn count_lines<const W: usize>(
+    geo: &Geometry<W>,
+    set: &Bits<W>,
+    counts: &mut [u8; LINE_SLOTS],
+) -> usize {
+    counts.fill(0);
+    let mut n = 0;
+    set.for_each(|s| {
+        for l in geo.lines[s] {
+            counts[l as usize] += 1;
+        }
+        n += 1;
+    });
+    n
 }
