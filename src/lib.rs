@@ -12,6 +12,7 @@ pub mod check;
 pub mod export;
 pub mod search;
 pub mod table;
+pub mod workload;
 
 pub use board::{Board, BoardError, Layout, Square, MAX_SIDE};
 pub use search::{solve, Problem, SearchError, SearchOptions, Solution};

@@ -149,3 +149,41 @@ fn usage_errors_are_one_line_with_exit_code_2() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn bench_quick_writes_a_row_per_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bench.csv");
+    queendom()
+        .args([
+            "bench",
+            "--quick",
+            "--runs",
+            "1",
+            "--max-threads",
+            "3",
+            "-o",
+        ])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("speedup"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    assert!(reader.headers().unwrap().iter().eq([
+        "threads",
+        "seconds",
+        "speedup",
+        "efficiency",
+        "nodes",
+        "nodes_per_second",
+        "cores",
+        "workload"
+    ]));
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let threads: Vec<&str> = rows.iter().map(|r| &r[0]).collect();
+    assert_eq!(threads, ["1", "2", "3"]);
+    // The work is fixed: the same nodes at every thread count.
+    assert!(rows.iter().all(|r| r[4] == rows[0][4]));
+    assert_eq!(&rows[0][2], "1.0000");
+}

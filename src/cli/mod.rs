@@ -1,5 +1,6 @@
 //! Command-line definitions and the dispatch from a parsed command line to the library.
 
+mod bench;
 mod output;
 mod progress;
 mod solve;
@@ -23,6 +24,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Compute γ (or i) for every board in a range of sizes and write the table (CSV).
     Table(table::TableArgs),
+    /// Benchmark the machine: fixed searches at 1, 2, 4, … threads; speedup and efficiency.
+    Bench(bench::BenchArgs),
 }
 
 /// Options every computing command shares.
@@ -103,6 +106,7 @@ pub fn run() -> i32 {
     let outcome = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Table(args) => table::run(args),
+        Command::Bench(args) => bench::run(args),
     };
     match outcome {
         Ok(()) => 0,

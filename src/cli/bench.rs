@@ -1,0 +1,167 @@
+//! `queendom bench`: the same fixed work at 1, 2, 4, … threads and at all threads; wall seconds,
+//! speedup, parallel efficiency and nodes per second, as a table and optionally CSV.
+
+use std::time::Instant;
+
+use queendom::workload::{self, Workload};
+
+use super::output::Target;
+use super::{print, usage, Failure};
+
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// A short run (seconds) instead of the standard workload.
+    #[arg(long)]
+    quick: bool,
+    /// Runs at each thread count; the median is reported.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=100))]
+    runs: u16,
+    /// Highest thread count to try (default: all cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    max_threads: Option<u16>,
+    /// Also write the results as CSV to FILE (`-` for stdout instead of the table).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<String>,
+    /// Overwrite FILE if it exists.
+    #[arg(long)]
+    force: bool,
+}
+
+/// One line of the results.
+struct Measurement {
+    threads: usize,
+    seconds: f64,
+    nodes: u64,
+}
+
+/// 1, 2, 4, … below `max`, then `max` itself.
+fn thread_counts(max: usize) -> Vec<usize> {
+    let mut out: Vec<usize> = std::iter::successors(Some(1usize), |t| Some(t * 2))
+        .take_while(|&t| t < max)
+        .collect();
+    out.push(max);
+    out
+}
+
+fn run_once(workloads: &[Workload], threads: usize) -> Result<(f64, u64), Failure> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let start = Instant::now();
+    let mut nodes = 0;
+    for w in workloads {
+        nodes += pool.install(|| w.run())?;
+    }
+    Ok((start.elapsed().as_secs_f64(), nodes))
+}
+
+pub fn run(args: BenchArgs) -> Result<(), Failure> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let max = args.max_threads.map_or(cores, |n| n as usize);
+    let target = Target::parse(args.output.as_deref());
+    // Checked before the runs, written after them: a failed run leaves no file behind.
+    if let Target::File(path) = &target {
+        if path.exists() && !args.force {
+            return Err(usage(format!(
+                "{} already exists; use --force to overwrite it",
+                path.display()
+            )));
+        }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => std::path::Path::new("."),
+        };
+        if !dir.is_dir() {
+            return Err(usage(format!(
+                "cannot write {}: directory {} does not exist",
+                path.display(),
+                dir.display()
+            )));
+        }
+    }
+    let workloads = if args.quick {
+        workload::quick()
+    } else {
+        workload::standard()
+    };
+    let csv_to_stdout = args.output.as_deref() == Some("-");
+    if !csv_to_stdout {
+        print(&format!(
+            "queendom bench{}: {} runs per thread count, median wall time; {cores} cores\nwork: {}\n",
+            if args.quick { " --quick" } else { "" },
+            args.runs,
+            workloads
+                .iter()
+                .map(|w| w.to_string())
+                .collect::<Vec<_>>()
+                .join("; "),
+        ))?;
+        print("threads  seconds  speedup  efficiency  nodes/s\n")?;
+    }
+    let mut results: Vec<Measurement> = Vec::new();
+    for threads in thread_counts(max) {
+        let mut times = Vec::new();
+        let mut nodes = 0;
+        for _ in 0..args.runs {
+            let (t, n) = run_once(&workloads, threads)?;
+            if nodes != 0 && n != nodes {
+                return Err(Failure::Error(anyhow::anyhow!(
+                    "node count changed between runs ({nodes} then {n}): the workload is not fixed"
+                )));
+            }
+            nodes = n;
+            times.push(t);
+        }
+        times.sort_by(f64::total_cmp);
+        let m = Measurement {
+            threads,
+            seconds: times[times.len() / 2],
+            nodes,
+        };
+        let base = results.first().map_or(m.seconds, |b| b.seconds);
+        if !csv_to_stdout {
+            print(&format!(
+                "{:>7}  {:>7.3}  {:>7.2}  {:>9.0}%  {:>7.3e}\n",
+                m.threads,
+                m.seconds,
+                base / m.seconds,
+                100.0 * base / m.seconds / m.threads as f64,
+                m.nodes as f64 / m.seconds,
+            ))?;
+        }
+        results.push(m);
+    }
+    let base = results[0].seconds;
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "threads",
+        "seconds",
+        "speedup",
+        "efficiency",
+        "nodes",
+        "nodes_per_second",
+        "cores",
+        "workload",
+    ])?;
+    let work = if args.quick { "quick" } else { "standard" };
+    for m in &results {
+        w.write_record([
+            m.threads.to_string(),
+            format!("{:.6}", m.seconds),
+            format!("{:.4}", base / m.seconds),
+            format!("{:.4}", base / m.seconds / m.threads as f64),
+            m.nodes.to_string(),
+            format!("{:.0}", m.nodes as f64 / m.seconds),
+            cores.to_string(),
+            work.to_string(),
+        ])?;
+    }
+    let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    if csv_to_stdout {
+        print(&String::from_utf8_lossy(&bytes))?;
+    } else if let Target::File(path) = &target {
+        std::fs::write(path, &bytes)
+            .map_err(|e| usage(format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(())
+}
