@@ -4,7 +4,7 @@
 //! Order matters for reproducibility: the square branched on and the order of its candidates depend
 //! only on the node's state (covered and forbidden squares), never on the bound, which other workers
 //! change at any moment. Bounds only remove subtrees, so the first optimal layout in this fixed order
-//! is the same whatever the timing.
+//! is the same whatever the timing. The fast path for the last two queens keeps that order too.
 
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -21,6 +21,9 @@ pub(crate) const MAX_CANDIDATES: usize = 128;
 
 /// How often (in nodes) a worker looks at the cancel flag.
 const CANCEL_POLL: u64 = 1 << 12;
+
+/// Lines of one family, padded: the slots past a family's last line always count 0.
+const FAMILY_SLOTS: usize = 64;
 
 /// The state of a node: which squares are covered and which may no longer hold a queen.
 #[derive(Clone, Copy)]
@@ -49,17 +52,27 @@ pub(crate) struct Searcher<'a, const W: usize> {
     pub nodes: u64,
     pub queens: [u16; MAX_QUEENS],
     pub depth: usize,
-    /// Scratch, reused at every node: coverage of each allowed square and a bucket sort by coverage.
+    /// Uncovered squares per line, one array per depth: a child's counts are its parent's less the
+    /// squares its queen covers, so a child can be screened before it is entered.
+    line_uncovered: Vec<[u8; LINE_SLOTS]>,
+    /// Forbidden squares per line, kept up to date as squares are forbidden and released, so that
+    /// candidate counts cost four lookups per square.
+    line_forbidden: [u8; LINE_SLOTS],
+    /// Squares per line.
+    line_len: [u8; LINE_SLOTS],
+    /// Scratch, reused at every node: forbidden uncovered squares per line (independent domination),
+    /// coverage of each allowed square, and a bucket sort by coverage.
+    line_scratch: [u8; LINE_SLOTS],
     cov: Vec<u8>,
     by_cov: Vec<u16>,
-    line_uncovered: [u8; LINE_SLOTS],
-    line_allowed: [u8; LINE_SLOTS],
     bucket_start: Vec<u16>,
 }
 
 impl<'a, const W: usize> Searcher<'a, W> {
     pub fn new(geo: &'a Geometry<W>, shared: &'a Shared, independent: bool, path: u64) -> Self {
         let n = geo.board.squares();
+        let mut line_len = [0u8; LINE_SLOTS];
+        count_lines(geo, &geo.full, &mut line_len);
         Searcher {
             geo,
             shared,
@@ -68,12 +81,21 @@ impl<'a, const W: usize> Searcher<'a, W> {
             nodes: 0,
             queens: [0; MAX_QUEENS],
             depth: 0,
+            line_uncovered: vec![[0; LINE_SLOTS]; MAX_QUEENS + 2],
+            line_forbidden: [0; LINE_SLOTS],
+            line_len,
+            line_scratch: [0; LINE_SLOTS],
             cov: vec![0; n],
             by_cov: vec![0; n],
-            line_uncovered: [0; LINE_SLOTS],
-            line_allowed: [0; LINE_SLOTS],
             bucket_start: vec![0; MAX_CANDIDATES + 2],
         }
+    }
+
+    /// Place the searcher at the root of a part: its queens and its forbidden squares.
+    pub fn enter(&mut self, queens: &[u16], node: &Node<W>) {
+        self.queens[..queens.len()].copy_from_slice(queens);
+        self.depth = queens.len();
+        count_lines(self.geo, &node.forbidden, &mut self.line_forbidden);
     }
 
     /// Most queens a layout found here may have to still be worth reporting.
@@ -87,8 +109,84 @@ impl<'a, const W: usize> Searcher<'a, W> {
             .offer(Key::new(self.depth, self.path), &self.queens[..self.depth]);
     }
 
+    #[inline(always)]
+    fn forbid(&mut self, forbidden: &mut Bits<W>, v: usize) {
+        forbidden.set(v);
+        for l in self.geo.lines[v] {
+            self.line_forbidden[l as usize] += 1;
+        }
+    }
+
+    #[inline(always)]
+    fn release(&mut self, v: usize) {
+        for l in self.geo.lines[v] {
+            self.line_forbidden[l as usize] -= 1;
+        }
+    }
+
+    /// The squares that may still take a queen.
+    #[inline(always)]
+    fn allowed(&self, node: &Node<W>, uncovered: &Bits<W>) -> Bits<W> {
+        if self.independent {
+            uncovered.minus(&node.forbidden)
+        } else {
+            self.geo.full.minus(&node.forbidden)
+        }
+    }
+
+    /// The uncovered square with the fewest candidate queens (lowest index on ties), or `None` if
+    /// some uncovered square has no candidate left.
+    fn branch_square(
+        &mut self,
+        node: &Node<W>,
+        uncovered: &Bits<W>,
+        allowed: &Bits<W>,
+    ) -> Option<usize> {
+        let geo = self.geo;
+        // Allowed squares per line: all squares less forbidden ones (domination), or uncovered
+        // squares less forbidden ones (independent domination).
+        let (base, minus) = if self.independent {
+            count_lines(geo, &uncovered.and(&node.forbidden), &mut self.line_scratch);
+            (&self.line_uncovered[self.depth], &self.line_scratch)
+        } else {
+            (&self.line_len, &self.line_forbidden)
+        };
+        let mut best_square = usize::MAX;
+        let mut best_count = u32::MAX;
+        let mut dead = false;
+        uncovered.for_each(|u| {
+            if dead {
+                return;
+            }
+            let mut count = 0u32;
+            for l in geo.lines[u] {
+                count += (base[l as usize] - minus[l as usize]) as u32;
+            }
+            if allowed.contains(u) {
+                count -= 3;
+            }
+            if count < best_count {
+                best_count = count;
+                best_square = u;
+                dead = count == 0;
+            }
+        });
+        if dead {
+            None
+        } else {
+            Some(best_square)
+        }
+    }
+
     /// Expand `node`; on `Branch(n)`, `cands[..n]` holds the candidates in search order.
-    pub fn expand(&mut self, node: &Node<W>, cands: &mut [u16; MAX_CANDIDATES]) -> Expansion {
+    /// `screened` is the number of remaining queens the parent already checked the line bound for,
+    /// with this node's line counts already in place (0: nothing known).
+    pub fn expand(
+        &mut self,
+        node: &Node<W>,
+        cands: &mut [u16; MAX_CANDIDATES],
+        screened: usize,
+    ) -> Expansion {
         self.nodes += 1;
         let geo = self.geo;
         let uncovered = geo.full.minus(&node.covered);
@@ -102,67 +200,23 @@ impl<'a, const W: usize> Searcher<'a, W> {
         let remaining = limit - self.depth;
 
         // Uncovered squares per line: the line bound first, as it is the cheapest.
-        let need = count_lines(geo, &uncovered, &mut self.line_uncovered);
-        if self.line_bound_exceeds(need, remaining) {
-            return Expansion::Pruned;
-        }
-
-        let allowed = if self.independent {
-            uncovered.minus(&node.forbidden)
+        let need = if screened == 0 {
+            count_lines(geo, &uncovered, &mut self.line_uncovered[self.depth])
         } else {
-            geo.full.minus(&node.forbidden)
+            uncovered.count() as usize
         };
-        count_lines(geo, &allowed, &mut self.line_allowed);
-
-        // The uncovered square with the fewest candidates; a square with none ends the branch.
-        let mut best_square = usize::MAX;
-        let mut best_count = u32::MAX;
-        let mut dead = false;
-        let la = &self.line_allowed;
-        uncovered.for_each(|u| {
-            if dead {
-                return;
-            }
-            let [a, b, c, d] = geo.lines[u];
-            let mut count = la[a as usize] as u32
-                + la[b as usize] as u32
-                + la[c as usize] as u32
-                + la[d as usize] as u32;
-            if allowed.contains(u) {
-                count -= 3;
-            }
-            if count < best_count {
-                best_count = count;
-                best_square = u;
-                dead = count == 0;
-            }
-        });
-        if dead {
+        if screened != remaining && self.line_bound_exceeds(self.depth, need, remaining) {
             return Expansion::Pruned;
         }
 
+        let allowed = self.allowed(node, &uncovered);
+        let Some(best_square) = self.branch_square(node, &uncovered, &allowed) else {
+            return Expansion::Pruned;
+        };
         let branch = geo.cover[best_square].and(&allowed);
-        if remaining == 1 {
-            // One queen left: it must cover everything that is left, so only candidates of the
-            // branching square that do are worth a child.
-            let mut n = 0;
-            branch.for_each(|v| {
-                if uncovered.is_subset(&geo.cover[v]) {
-                    cands[n] = v as u16;
-                    n += 1;
-                }
-            });
-            return if n == 0 {
-                Expansion::Pruned
-            } else {
-                Expansion::Branch(n)
-            };
-        }
-
-        if self.coverage_bound_exceeds(&uncovered, need, &allowed, remaining) {
+        if remaining >= 2 && self.coverage_bound_exceeds(&uncovered, need, &allowed, remaining) {
             return Expansion::Pruned;
         }
-
         let mut n = 0;
         branch.for_each(|v| {
             cands[n] = v as u16;
@@ -173,33 +227,19 @@ impl<'a, const W: usize> Searcher<'a, W> {
 
     /// The line bound: each queen lies on one row, one column, one diagonal and one anti-diagonal,
     /// so `remaining` queens cover at most the `remaining` fullest lines of each family.
-    fn line_bound_exceeds(&self, need: usize, remaining: usize) -> bool {
-        let board = self.geo.board;
-        let lens = [
-            board.rows(),
-            board.cols(),
-            board.rows() + board.cols() - 1,
-            board.rows() + board.cols() - 1,
-        ];
+    fn line_bound_exceeds(&self, depth: usize, need: usize, remaining: usize) -> bool {
+        let counts = &self.line_uncovered[depth];
         let mut reach = 0usize;
-        for (f, &len) in lens.iter().enumerate() {
-            let counts = &self.line_uncovered[LINE_FAMILY_OFFSET[f]..LINE_FAMILY_OFFSET[f] + len];
-            let mut hist = [0u8; MAX_SIDE + 1];
-            let mut top = 0;
-            for &c in counts {
-                hist[c as usize] += 1;
-                top = top.max(c as usize);
-            }
-            let mut left = remaining;
-            let mut c = top;
-            while c > 0 && left > 0 {
-                let take = left.min(hist[c] as usize);
-                reach += take * c;
-                left -= take;
-                c -= 1;
+        for offset in LINE_FAMILY_OFFSET {
+            let family: &[u8; FAMILY_SLOTS] = counts[offset..offset + FAMILY_SLOTS]
+                .try_into()
+                .expect("families are 64 slots wide");
+            reach += top_sum(family, remaining);
+            if reach >= need {
+                return false;
             }
         }
-        reach < need
+        true
     }
 
     /// Whether `uncovered` provably needs more than `remaining` queens from `allowed`:
@@ -216,13 +256,12 @@ impl<'a, const W: usize> Searcher<'a, W> {
         let geo = self.geo;
         let mut hist = [0u16; MAX_CANDIDATES + 1];
         let mut max_cov = 0usize;
-        let lu = &self.line_uncovered;
+        let lu = &self.line_uncovered[self.depth];
         allowed.for_each(|v| {
-            let [a, b, c, d] = geo.lines[v];
-            let mut cov = lu[a as usize] as usize
-                + lu[b as usize] as usize
-                + lu[c as usize] as usize
-                + lu[d as usize] as usize;
+            let mut cov = 0usize;
+            for l in geo.lines[v] {
+                cov += lu[l as usize] as usize;
+            }
             if uncovered.contains(v) {
                 cov -= 3;
             }
@@ -276,13 +315,19 @@ impl<'a, const W: usize> Searcher<'a, W> {
         weight > remaining as f64 + 1e-9
     }
 
-    /// Search the subtree of `node` (whose queens are `queens[..depth]`) to the end.
-    pub fn search(&mut self, node: Node<W>) {
+    /// Search the subtree of `node` (whose queens are `queens[..depth]`, whose forbidden squares are
+    /// counted in `line_forbidden`) to the end; `screened` as for [`Searcher::expand`].
+    pub fn search(&mut self, node: Node<W>, screened: usize) {
         if self.nodes.is_multiple_of(CANCEL_POLL) && self.shared.should_stop() {
             return;
         }
+        let limit = self.limit();
+        if self.depth < limit && limit - self.depth <= 2 {
+            self.finish(&node, screened);
+            return;
+        }
         let mut cands = [0u16; MAX_CANDIDATES];
-        let n = match self.expand(&node, &mut cands) {
+        let n = match self.expand(&node, &mut cands, screened) {
             Expansion::Layout => {
                 self.record_layout();
                 return;
@@ -290,20 +335,111 @@ impl<'a, const W: usize> Searcher<'a, W> {
             Expansion::Pruned => return,
             Expansion::Branch(n) => n,
         };
+        let geo = self.geo;
+        let uncovered = geo.full.minus(&node.covered);
+        let need = uncovered.count() as usize;
         let mut forbidden = node.forbidden;
+        let mut tried = 0;
         for &v in &cands[..n] {
             let v = v as usize;
-            if self.depth + 1 > self.limit() {
+            let limit = self.limit();
+            if self.depth + 1 > limit {
+                break;
+            }
+            tried += 1;
+            // The child's line counts, and its line bound, from this node's counts.
+            let (here, next) = self.line_uncovered.split_at_mut(self.depth + 1);
+            let child = &mut next[0];
+            *child = here[self.depth];
+            let newly = uncovered.and(&geo.cover[v]);
+            newly.for_each(|u| {
+                for l in geo.lines[u] {
+                    child[l as usize] -= 1;
+                }
+            });
+            let child_need = need - newly.count() as usize;
+            let child_remaining = limit - self.depth - 1;
+            let hopeless = child_need > 0
+                && (child_remaining == 0
+                    || self.line_bound_exceeds(self.depth + 1, child_need, child_remaining));
+            if !hopeless {
+                self.queens[self.depth] = v as u16;
+                self.depth += 1;
+                self.search(
+                    Node {
+                        covered: node.covered.or(&geo.cover[v]),
+                        forbidden,
+                    },
+                    child_remaining.max(1),
+                );
+                self.depth -= 1;
+            }
+            self.forbid(&mut forbidden, v);
+        }
+        for &v in &cands[..tried] {
+            self.release(v as usize);
+        }
+    }
+
+    /// The last one or two queens, without a node per candidate: for each candidate `v` of the
+    /// branching square (in order), either `v` covers the rest, or the second queen must lie in
+    /// the cover of every square `v` leaves uncovered, and the lowest such square is taken, as the
+    /// general search would take it.
+    fn finish(&mut self, node: &Node<W>, screened: usize) {
+        self.nodes += 1;
+        let geo = self.geo;
+        let uncovered = geo.full.minus(&node.covered);
+        if uncovered.is_empty() {
+            self.record_layout();
+            return;
+        }
+        if self.independent && screened == 0 {
+            // Only independent domination reads them (its allowed squares are uncovered ones).
+            count_lines(geo, &uncovered, &mut self.line_uncovered[self.depth]);
+        }
+        let allowed = self.allowed(node, &uncovered);
+        let Some(square) = self.branch_square(node, &uncovered, &allowed) else {
+            return;
+        };
+        let mut later = allowed;
+        let mut cands = geo.cover[square].and(&allowed);
+        while let Some(v) = cands.first() {
+            cands.clear(v);
+            let limit = self.limit();
+            if self.depth + 1 > limit {
                 return;
             }
+            later.clear(v);
+            let rest = uncovered.minus(&geo.cover[v]);
             self.queens[self.depth] = v as u16;
-            self.depth += 1;
-            self.search(Node {
-                covered: node.covered.or(&self.geo.cover[v]),
-                forbidden,
-            });
-            self.depth -= 1;
-            forbidden.set(v);
+            if rest.is_empty() {
+                self.depth += 1;
+                self.record_layout();
+                self.depth -= 1;
+                continue;
+            }
+            if self.depth + 2 > limit {
+                continue;
+            }
+            let mut second = if self.independent {
+                rest.and(&later)
+            } else {
+                later
+            };
+            let mut need = rest;
+            while let Some(x) = need.first() {
+                need.clear(x);
+                second = second.and(&geo.cover[x]);
+                if second.is_empty() {
+                    break;
+                }
+            }
+            if let Some(w) = second.first() {
+                self.queens[self.depth + 1] = w as u16;
+                self.depth += 2;
+                self.record_layout();
+                self.depth -= 2;
+            }
         }
     }
 
@@ -336,4 +472,76 @@ fn count_lines<const W: usize>(
         n += 1;
     });
     n
+}
+
+/// Sum of the `k` largest of `counts`. The fast paths (k = 1, 2) are where most nodes are: they
+/// keep a running top two per byte lane over the fixed width (plain max/min, which vectorise) and
+/// merge the lanes at the end.
+#[inline(always)]
+fn top_sum(counts: &[u8; FAMILY_SLOTS], k: usize) -> usize {
+    const LANES: usize = 16;
+    match k {
+        1 => counts.iter().copied().fold(0, u8::max) as usize,
+        2 => {
+            let mut first = [0u8; LANES];
+            let mut second = [0u8; LANES];
+            for chunk in counts.chunks_exact(LANES) {
+                for i in 0..LANES {
+                    let c = chunk[i];
+                    second[i] = second[i].max(first[i].min(c));
+                    first[i] = first[i].max(c);
+                }
+            }
+            let (mut a, mut b) = (0u8, 0u8);
+            for i in 0..LANES {
+                let c = first[i];
+                b = b.max(a.min(c)).max(second[i]);
+                a = a.max(c);
+            }
+            a as usize + b as usize
+        }
+        _ => {
+            let mut hist = [0u8; MAX_SIDE + 1];
+            for &c in counts {
+                hist[c as usize] += 1;
+            }
+            let (mut sum, mut left) = (0, k);
+            for c in (1..=MAX_SIDE).rev() {
+                let take = left.min(hist[c] as usize);
+                sum += take * c;
+                left -= take;
+                if left == 0 {
+                    break;
+                }
+            }
+            sum
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn top_sums() {
+        let mut c = [0u8; FAMILY_SLOTS];
+        c[..5].copy_from_slice(&[3, 7, 7, 1, 5]);
+        assert_eq!(top_sum(&c, 1), 7);
+        assert_eq!(top_sum(&c, 2), 14);
+        assert_eq!(top_sum(&c, 3), 19);
+        assert_eq!(top_sum(&c, 9), 23);
+        c[2] = 2;
+        assert_eq!(top_sum(&c, 2), 12);
+        // Both largest in one lane, and in different lanes.
+        let mut c = [0u8; FAMILY_SLOTS];
+        c[3] = 9;
+        c[19] = 8;
+        c[35] = 1;
+        assert_eq!(top_sum(&c, 2), 17);
+        c[4] = 8;
+        assert_eq!(top_sum(&c, 2), 17);
+        c[63] = 9;
+        assert_eq!(top_sum(&c, 2), 18);
+    }
 }

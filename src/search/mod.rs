@@ -276,18 +276,17 @@ const SPLIT_LEVELS: usize = 3;
 impl<const W: usize> Run<'_, W> {
     fn task(&self, node: Node<W>, queens: &[u16], path: u64, level: usize) {
         let mut s = Searcher::new(self.geo, self.shared, self.independent, path);
-        s.queens[..queens.len()].copy_from_slice(queens);
-        s.depth = queens.len();
+        s.enter(queens, &node);
         let split = self.parallel
             && level < SPLIT_LEVELS.min(MAX_SPLIT_LEVELS)
             && s.limit().saturating_sub(s.depth) >= SPLIT_MIN_REMAINING;
         if !split {
-            s.search(node);
+            s.search(node, 0);
             self.nodes.fetch_add(s.nodes, Relaxed);
             return;
         }
         let mut cands = [0u16; MAX_CANDIDATES];
-        let expansion = s.expand(&node, &mut cands);
+        let expansion = s.expand(&node, &mut cands, 0);
         self.nodes.fetch_add(s.nodes, Relaxed);
         match expansion {
             Expansion::Layout => s.record_layout(),
