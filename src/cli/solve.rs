@@ -1,12 +1,13 @@
 //! `queendom solve 8x8 [--independent]`: the number and an optimal layout as a diagram.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use queendom::search::{solve, Problem, SearchOptions};
 use queendom::table::parse_board;
 use queendom::Board;
 
-use super::{print, usage, Failure, ThreadArgs};
+use super::{print, progress, usage, Failure, ThreadArgs};
 
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
@@ -34,7 +35,19 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
     let pool = args.threads.pool()?;
     for board in boards {
         let start = Instant::now();
-        let solution = pool.install(|| solve(board, problem, &SearchOptions::parallel()))?;
+        let bar = progress::bar(0, "first-queen parts");
+        bar.set_message(format!("searching {board}"));
+        let on_part = bar.clone();
+        let options = SearchOptions {
+            progress: Some(Arc::new(move |done, total| {
+                on_part.set_length(total as u64);
+                on_part.set_position(done as u64);
+            })),
+            ..SearchOptions::parallel()
+        };
+        let solution = pool.install(|| solve(board, problem, &options));
+        bar.finish_and_clear();
+        let solution = solution?;
         let seconds = start.elapsed().as_secs_f64();
         let symbol = if args.independent { "i" } else { "γ" };
         print(&format!(
