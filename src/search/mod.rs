@@ -194,6 +194,63 @@ fn first_queen_parts<const W: usize>(geo: &Geometry<W>) -> Vec<(usize, Vec<usize
     parts
 }
 
+/// Symmetry breaking inside a part whose first queen `first` is fixed by some symmetries (a square
+/// on a diagonal or a middle line, or the centre): the part's subproblem is invariant under those
+/// symmetries, so it is cut again by the second queen, one subpart per class of squares under them,
+/// exactly as the root is cut by the first queen. Each subpart is (second queen, the squares of the
+/// classes before it). `None` when only the identity fixes `first`, when `first` alone covers the
+/// board, or when there would be too many subparts to number.
+fn second_queen_parts<const W: usize>(
+    geo: &Geometry<W>,
+    first: usize,
+    node: &Node<W>,
+    independent: bool,
+) -> Option<Vec<(usize, Bits<W>)>> {
+    let board = geo.board;
+    let fixing: Vec<_> = board
+        .symmetries()
+        .into_iter()
+        .filter(|g| g.apply(board, board.square(first)) == board.square(first))
+        .collect();
+    if fixing.len() < 2 || node.covered == geo.full {
+        return None;
+    }
+    let allowed = if independent {
+        geo.full.minus(&node.covered)
+    } else {
+        geo.full.minus(&node.forbidden)
+    }
+    .minus(&node.forbidden);
+    let mut classes: Vec<(usize, Vec<usize>)> = Vec::new();
+    allowed.for_each(|t| {
+        if t == first {
+            return;
+        }
+        let mut class: Vec<usize> = fixing
+            .iter()
+            .map(|g| board.index(g.apply(board, board.square(t))))
+            .collect();
+        class.sort_unstable();
+        class.dedup();
+        if class[0] == t {
+            classes.push((t, class));
+        }
+    });
+    if classes.is_empty() || classes.len() > 255 {
+        return None;
+    }
+    classes.sort_by_key(|(t, _)| (std::cmp::Reverse(geo.cover[*t].count()), *t));
+    let mut before = Bits::<W>::EMPTY;
+    let mut out = Vec::with_capacity(classes.len());
+    for (t, class) in classes {
+        out.push((t, before));
+        for s in class {
+            before.set(s);
+        }
+    }
+    Some(out)
+}
+
 struct Run<'a, const W: usize> {
     geo: &'a Geometry<W>,
     shared: &'a Shared,
@@ -241,7 +298,25 @@ fn run<const W: usize>(
             covered: geo.cover[first],
             forbidden: before[j],
         };
-        run.task(node, &[first as u16], root_path(j), 0);
+        match second_queen_parts(&geo, first, &node, independent) {
+            Some(subparts) => {
+                let sub = |k: usize| {
+                    let (second, ref before_second) = subparts[k];
+                    let node = Node {
+                        covered: node.covered.or(&geo.cover[second]),
+                        forbidden: node.forbidden.or(before_second),
+                    };
+                    let path = child_path(root_path(j), 1, k);
+                    run.task(node, &[first as u16, second as u16], path, 1);
+                };
+                if options.parallel {
+                    (0..subparts.len()).into_par_iter().for_each(sub);
+                } else {
+                    (0..subparts.len()).for_each(sub);
+                }
+            }
+            None => run.task(node, &[first as u16], root_path(j), 0),
+        }
         let finished = done.fetch_add(1, Relaxed) + 1;
         if let Some(progress) = &options.progress {
             progress(finished, parts.len());
