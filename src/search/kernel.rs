@@ -6,6 +6,7 @@
 //! change at any moment. Bounds only remove subtrees, so the first optimal layout in this fixed order
 //! is the same whatever the timing. The fast path for the last two queens keeps that order too.
 
+use std::cell::RefCell;
 use std::sync::atomic::Ordering::Relaxed;
 
 use crate::board::{Bits, Geometry, LINE_FAMILY_OFFSET, LINE_SLOTS, MAX_SIDE};
@@ -73,6 +74,16 @@ impl<'a, const W: usize> Searcher<'a, W> {
         let n = geo.board.squares();
         let mut line_len = [0u8; LINE_SLOTS];
         count_lines(geo, &geo.full, &mut line_len);
+        let scratch = SCRATCH
+            .with(|pool| pool.borrow_mut().pop())
+            .unwrap_or_else(Scratch::new);
+        let Scratch {
+            line_uncovered,
+            mut cov,
+            mut by_cov,
+        } = scratch;
+        cov.resize(n, 0);
+        by_cov.resize(n, 0);
         Searcher {
             geo,
             shared,
@@ -81,12 +92,12 @@ impl<'a, const W: usize> Searcher<'a, W> {
             nodes: 0,
             queens: [0; MAX_QUEENS],
             depth: 0,
-            line_uncovered: vec![[0; LINE_SLOTS]; MAX_QUEENS + 2],
+            line_uncovered,
             line_forbidden: [0; LINE_SLOTS],
             line_len,
             line_scratch: [0; LINE_SLOTS],
-            cov: vec![0; n],
-            by_cov: vec![0; n],
+            cov,
+            by_cov,
             bucket_start: vec![0; MAX_CANDIDATES + 2],
         }
     }
@@ -347,21 +358,8 @@ impl<'a, const W: usize> Searcher<'a, W> {
                 break;
             }
             tried += 1;
-            // The child's line counts, and its line bound, from this node's counts.
-            let (here, next) = self.line_uncovered.split_at_mut(self.depth + 1);
-            let child = &mut next[0];
-            *child = here[self.depth];
-            let newly = uncovered.and(&geo.cover[v]);
-            newly.for_each(|u| {
-                for l in geo.lines[u] {
-                    child[l as usize] -= 1;
-                }
-            });
-            let child_need = need - newly.count() as usize;
             let child_remaining = limit - self.depth - 1;
-            let hopeless = child_need > 0
-                && (child_remaining == 0
-                    || self.line_bound_exceeds(self.depth + 1, child_need, child_remaining));
+            let hopeless = self.child_is_hopeless(&uncovered, need, v, child_remaining);
             if !hopeless {
                 self.queens[self.depth] = v as u16;
                 self.depth += 1;
@@ -379,6 +377,32 @@ impl<'a, const W: usize> Searcher<'a, W> {
         for &v in &cands[..tried] {
             self.release(v as usize);
         }
+    }
+
+    /// Whether the child that places `v` (with `child_remaining` queens after it) fails the line
+    /// bound, computed from this node's line counts (`need` = |uncovered|). Leaves the child's line
+    /// counts in place for it.
+    pub fn child_is_hopeless(
+        &mut self,
+        uncovered: &Bits<W>,
+        need: usize,
+        v: usize,
+        child_remaining: usize,
+    ) -> bool {
+        let geo = self.geo;
+        let (here, next) = self.line_uncovered.split_at_mut(self.depth + 1);
+        let child = &mut next[0];
+        *child = here[self.depth];
+        let newly = uncovered.and(&geo.cover[v]);
+        newly.for_each(|u| {
+            for l in geo.lines[u] {
+                child[l as usize] -= 1;
+            }
+        });
+        let child_need = need - newly.count() as usize;
+        child_need > 0
+            && (child_remaining == 0
+                || self.line_bound_exceeds(self.depth + 1, child_need, child_remaining))
     }
 
     /// The last one or two queens, without a node per candidate: for each candidate `v` of the
@@ -453,6 +477,39 @@ impl<'a, const W: usize> Searcher<'a, W> {
             covered: node.covered.or(&self.geo.cover[cands[i] as usize]),
             forbidden,
         }
+    }
+}
+
+/// A searcher's large buffers, kept per thread between parts: parts are many and short, and every
+/// entry is written before it is read, so a buffer from an earlier part is as good as a new one.
+struct Scratch {
+    line_uncovered: Vec<[u8; LINE_SLOTS]>,
+    cov: Vec<u8>,
+    by_cov: Vec<u16>,
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        Scratch {
+            line_uncovered: vec![[0; LINE_SLOTS]; MAX_QUEENS + 2],
+            cov: Vec::new(),
+            by_cov: Vec::new(),
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Vec<Scratch>> = const { RefCell::new(Vec::new()) };
+}
+
+impl<const W: usize> Drop for Searcher<'_, W> {
+    fn drop(&mut self) {
+        let scratch = Scratch {
+            line_uncovered: std::mem::take(&mut self.line_uncovered),
+            cov: std::mem::take(&mut self.cov),
+            by_cov: std::mem::take(&mut self.by_cov),
+        };
+        SCRATCH.with(|pool| pool.borrow_mut().push(scratch));
     }
 }
 

@@ -367,8 +367,20 @@ impl<const W: usize> Run<'_, W> {
             Expansion::Layout => s.record_layout(),
             Expansion::Pruned => {}
             Expansion::Branch(n) => {
-                let children: Vec<Node<W>> = (0..n).map(|i| s.child(&node, &cands, i)).collect();
-                children.into_par_iter().enumerate().for_each(|(i, child)| {
+                // Screened with the line bound as the sequential search screens them; a hopeless
+                // child is still forbidden for its later siblings (`child` does that).
+                let uncovered = self.geo.full.minus(&node.covered);
+                let need = uncovered.count() as usize;
+                let child_remaining = s.limit().saturating_sub(s.depth + 1);
+                let mut children: Vec<(usize, Node<W>)> = Vec::with_capacity(n);
+                for i in 0..n {
+                    if !s.child_is_hopeless(&uncovered, need, cands[i] as usize, child_remaining) {
+                        children.push((i, s.child(&node, &cands, i)));
+                    }
+                }
+                // Hand the buffers back before the children take their own.
+                drop(s);
+                children.into_par_iter().for_each(|(i, child)| {
                     if self.shared.should_stop() {
                         return;
                     }
