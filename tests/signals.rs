@@ -121,3 +121,23 @@ fn sigterm_exits_143_and_a_whole_table_format_leaves_nothing_behind() {
     );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+#[test]
+fn kill_9_leaves_a_file_that_resume_accepts() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("t.jsonl");
+    let child = spawn(&ARGS, &path);
+    wait_for(|| lines(&path) >= 1);
+    signal(&child, "KILL");
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), None, "killed by the signal");
+    // Resume over the first board only: the file is accepted and found complete, no search needed.
+    queendom()
+        .args(["table", "--rows", "10", "--cols", "14", "-j", "1", "-o"])
+        .arg(&path)
+        .assert()
+        .success();
+    let text = read(&path);
+    assert_eq!(text.lines().count(), 1);
+    assert!(text.starts_with("{\"rows\":10,\"cols\":14,\"queens\":7,"));
+}

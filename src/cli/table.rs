@@ -23,34 +23,38 @@ use super::signals::Interrupt;
 use super::{progress, usage, Failure, ThreadArgs};
 
 const TABLE_HELP: &str = "\
-Formats (--format, or from FILE's extension; stdout and files without an extension get csv):
-  csv       .csv             header rows,cols,queens,layout,problem,nodes,seconds,threads
-  tsv       .tsv             the same columns separated by tabs
-  json      .json .jsonl     JSON Lines: one object per board, same names as the columns
-  markdown  .md .markdown    a Markdown table with the same columns
-  grid      (none)           CSV matrix: one line per row count, one column per column count,
-                             the number of queens in each cell; the corner cell names the problem
-  layout is the queens as 1-based row:col squares separated by spaces; seconds is the wall time
-  of the search and nodes its size; a board whose transpose was already done has nodes 0 and
-  seconds 0. Rows come in the order of --rows, then --cols, each written as soon as it is done.
+Formats (--format, or from FILE's extension; stdout and files without an extension get csv,
+  other extensions are refused):
+  csv       .csv                    header rows,cols,queens,layout,problem,nodes,seconds,threads
+  tsv       .tsv                    the same columns separated by tabs
+  json      .json .jsonl .ndjson    JSON Lines: one object per board, keys as the CSV columns
+  markdown  .md .markdown           a Markdown table with the same columns
+  grid      (none: use --format)    a CSV matrix, one line per row count and one column per
+                                    column count, the number of queens in each cell; the corner
+                                    cell names the problem; printed once the table is complete
+  layout lists the queens as 1-based row:col squares separated by single spaces. nodes and
+  seconds measure the search (a board whose transpose was already done shows 0 and 0), threads
+  is -j: these three say how a row was obtained and may differ between runs. Rows come in the
+  order of --rows, then --cols, each written whole and flushed as soon as its board is done.
 
-Resume (csv, tsv, json files): if FILE exists it must be a table of this format and problem
-  (-i or not) whose rows are all boards of this --rows/--cols, each at most once. Every kept
-  layout is re-checked; only the missing boards are computed and appended. If the kept rows
-  were not in this table's order (e.g. the ranges grew), the finished file is rewritten in
-  order (atomically). A half-written last line, as left by a killed run, is dropped and its
-  board computed again. Any other file is refused and left unchanged; --force starts afresh.
-  markdown and grid files are written whole when the table is complete (an existing one is
-  replaced only with --force, and only then) and cannot be resumed.
+Resume (csv, tsv, json files): if FILE exists, it must be a table of this format and problem
+  (-i or not) whose rows are all boards of this table, each at most once, in any order. Every
+  kept layout is re-checked with the independent checker, kept rows stay as they are, and only
+  the missing boards are computed and appended. If the rows then are not in the table's order
+  (e.g. the ranges grew), the finished file is rewritten in order, atomically. A half-written
+  last line, as a killed run may leave, is dropped and its board computed again. Any other file
+  is refused and left unchanged; --force starts it afresh. Markdown and grid files are written
+  whole when the table is complete (an existing one is replaced only with --force, and only
+  then) and are never resumed. Output to stdout is never resumed.
 
-Interruption: Ctrl-C (SIGINT) or SIGTERM stops the run; every finished board is on disk, the
-  board in progress is dropped, and the exit code is 130 (SIGINT) or 143 (SIGTERM). A second
-  signal ends the process at once. Rows are written whole, so even `kill -9` leaves a file
-  that resume accepts.
+Interruption: Ctrl-C (SIGINT) or SIGTERM stops the run: every finished board is on disk, the
+  board in progress is dropped, one line says how many boards are done, and the exit code is
+  130 (SIGINT) or 143 (SIGTERM). A second signal ends the process at once. Rows are written
+  whole, so even `kill -9` leaves a file that resume accepts.
 
-Exit codes: 0 done (also when a reader of stdout goes away, as with `| head`), 1 failure,
-  2 bad command line, unusable output path, or an existing FILE that cannot be resumed,
-  130/143 interrupted.";
+Exit codes: 0 done (also when the reader of stdout goes away, as with `| head`); 1 failure;
+  2 bad command line, unusable output path, or an existing FILE that cannot be resumed (nothing
+  is created or changed); 130/143 interrupted.";
 
 #[derive(clap::Args, Debug)]
 #[command(after_long_help = TABLE_HELP)]
