@@ -94,10 +94,13 @@ fn sigint_keeps_finished_rows_and_a_rerun_completes_the_file() {
 }
 
 #[test]
-fn sigterm_exits_143_and_a_whole_table_format_leaves_nothing_behind() {
+fn sigterm_exits_143_and_a_whole_table_format_leaves_the_old_file() {
     let dir = TempDir::new().unwrap();
     let path = dir.path().join("t.md");
-    let child = spawn(&ARGS, &path);
+    std::fs::write(&path, "an older table\n").unwrap();
+    let mut args = ARGS.to_vec();
+    args.push("--force");
+    let child = spawn(&args, &path);
     // The markdown goes to a temporary file beside t.md until the table is complete.
     let partial = || {
         std::fs::read_dir(dir.path()).unwrap().any(|e| {
@@ -119,7 +122,9 @@ fn sigterm_exits_143_and_a_whole_table_format_leaves_nothing_behind() {
             && message.lines().count() == 1,
         "{message}"
     );
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // --force replaces the file only once the new table is complete; the temporary file is gone.
+    assert_eq!(read(&path), "an older table\n");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
 #[test]

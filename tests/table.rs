@@ -229,6 +229,16 @@ fn a_grown_range_ends_in_the_order_of_a_fresh_run() {
 }
 
 #[test]
+fn force_replaces_a_whole_table_file() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("t.md");
+    fs::write(&path, "old\n").unwrap();
+    write_table(&path, &["--force"]);
+    assert_snapshot("domination-1-3x1-4.md", &without_seconds(&read(&path)));
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
 fn force_starts_afresh() {
     let dir = TempDir::new().unwrap();
     let path = dir.path().join("t.csv");
@@ -300,6 +310,7 @@ fn refused(args: &[&str], files: &[(&str, &str)], message: &str) {
     }
 }
 
+/// The names of all files under `dir`.
 fn walk(dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
     for entry in fs::read_dir(dir).unwrap() {
@@ -495,9 +506,10 @@ fn foreign_and_corrupt_files() {
 fn a_closed_pipe_ends_quietly() {
     use std::io::{BufRead, BufReader};
     use std::process::{Command, Stdio};
-    // 12 boards up to 12x12: the later ones take long enough for the reader to be gone.
+    // The header comes at once, the first row only after a search of a tenth of a second or so:
+    // by then the reader is gone, and writing the row meets a closed pipe.
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("queendom"))
-        .args(["table", "--rows", "1-12", "--cols", "12", "-j", "1"])
+        .args(["table", "--rows", "11-13", "--cols", "13", "-j", "1"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

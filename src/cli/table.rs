@@ -207,7 +207,7 @@ struct Opened {
 /// What is left to do once every row is written.
 enum Finish {
     Stdout,
-    /// A line-format file that rows were appended to; `kept` rows came first.
+    /// A line-format file: the kept rows first, then the rows of this run as they finished.
     Append {
         path: PathBuf,
     },

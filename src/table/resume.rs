@@ -8,7 +8,7 @@
 //! dropped (the board is computed again). An empty file, or one holding only the start of the
 //! header, is a table with no rows yet. Anything else is refused, naming the line.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use thiserror::Error;
 
@@ -144,7 +144,7 @@ pub fn read_existing(
         }
     }
 
-    let wanted: HashMap<Board, ()> = boards.iter().map(|&b| (b, ())).collect();
+    let wanted: HashSet<Board> = boards.iter().copied().collect();
     let mut seen: HashMap<Board, usize> = HashMap::new();
     let mut rows = Vec::new();
     let first_line = if header.is_empty() { 1 } else { 2 };
@@ -167,7 +167,7 @@ pub fn read_existing(
         }
         let board = Board::new(fields.rows, fields.cols)
             .map_err(|error| ResumeError::BadBoard { line, error })?;
-        if !wanted.contains_key(&board) {
+        if !wanted.contains(&board) {
             return Err(ResumeError::NotRequested { line, board });
         }
         if let Some(&first) = seen.get(&board) {
