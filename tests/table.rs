@@ -347,7 +347,14 @@ fn malformed_command_lines() {
             &["--rows", "abc", "--cols", "3", "-o", "t.csv"],
             "'abc' is not a size",
         ),
-        (&["--rows", "4", "--cols", "-2-5", "-o", "t.csv"], "'-2-5'"),
+        (
+            &["--rows", "4", "--cols", "-2-5", "-o", "t.csv"],
+            "unexpected argument '-2'",
+        ),
+        (
+            &["--rows", "--cols", "3", "-o", "t.csv"],
+            "a value is required for '--rows <SIZES>'",
+        ),
         (
             &["--rows", "9-4", "--cols", "3", "-o", "t.csv"],
             "range '9-4' runs backwards",

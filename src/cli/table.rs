@@ -60,11 +60,12 @@ Exit codes: 0 done (also when the reader of stdout goes away, as with `| head`);
 #[command(after_long_help = TABLE_HELP)]
 pub struct TableArgs {
     /// Row counts: a number, a range A-B, or a comma list such as 4,6,9-11.
-    // A value starting with `-` (a negative size) reaches the size parser, which names the problem.
-    #[arg(long, value_name = "SIZES", allow_hyphen_values = true)]
+    // A negative number reaches the size parser, which names the problem, instead of reading as a
+    // flag; a forgotten value (`--rows --cols 3`) is still reported as missing.
+    #[arg(long, value_name = "SIZES", allow_negative_numbers = true)]
     rows: SizeList,
     /// Column counts, in the same form as --rows.
-    #[arg(long, value_name = "SIZES", allow_hyphen_values = true)]
+    #[arg(long, value_name = "SIZES", allow_negative_numbers = true)]
     cols: SizeList,
     /// Independent domination i instead of domination γ.
     #[arg(short = 'i', long)]
