@@ -1,5 +1,6 @@
 //! Tables over ranges of board sizes: parsing size lists, turning them into boards in a stable order,
-//! and computing each board once (a board and its transpose share one search).
+//! computing each board once (a board and its transpose share one search), and reading back the
+//! rows of an earlier run ([`resume`]).
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -8,6 +9,8 @@ use thiserror::Error;
 
 use crate::board::{Board, BoardError, Layout, MAX_SIDE};
 use crate::search::{solve, Problem, SearchError, SearchOptions};
+
+pub mod resume;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SizeListError {

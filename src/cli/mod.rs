@@ -3,6 +3,7 @@
 mod bench;
 mod output;
 mod progress;
+mod signals;
 mod solve;
 mod table;
 
@@ -22,7 +23,7 @@ pub struct Cli {
 enum Command {
     /// Compute γ (or i) of one or more boards and print an optimal layout as a diagram.
     Solve(solve::SolveArgs),
-    /// Compute γ (or i) for every board in a range of sizes and write the table (CSV).
+    /// Compute γ (or i) for every board in a range of sizes and write or resume the table.
     Table(table::TableArgs),
     /// Benchmark the machine: fixed searches at 1, 2, 4, … threads; speedup and efficiency.
     Bench(bench::BenchArgs),
@@ -58,6 +59,8 @@ pub enum Failure {
     Usage(anyhow::Error),
     /// Anything else: exit 1.
     Error(anyhow::Error),
+    /// Stopped by a signal, the message already printed: exit with this code (130, 143).
+    Interrupted(i32),
 }
 
 impl<E: Into<anyhow::Error>> From<E> for Failure {
@@ -121,6 +124,7 @@ pub fn run() -> i32 {
             eprintln!("queendom: error: {e:#}");
             1
         }
+        Err(Failure::Interrupted(code)) => code,
     }
 }
 

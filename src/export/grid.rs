@@ -1,0 +1,62 @@
+//! The grid: the numbers as a matrix, one line per row count N and one column per column count M,
+//! as tables of domination numbers are printed in papers. It is CSV, so a spreadsheet opens it;
+//! the corner cell names the problem. Nothing is written before the last row is in.
+
+use std::collections::HashMap;
+
+use super::{Export, ExportError};
+use crate::search::Problem;
+use crate::table::TableRow;
+
+pub struct GridExport {
+    problem: Problem,
+    rows: Vec<usize>,
+    cols: Vec<usize>,
+    queens: HashMap<(usize, usize), usize>,
+}
+
+impl GridExport {
+    pub fn new(problem: Problem, rows: &[usize], cols: &[usize]) -> GridExport {
+        GridExport {
+            problem,
+            rows: rows.to_vec(),
+            cols: cols.to_vec(),
+            queens: HashMap::new(),
+        }
+    }
+}
+
+fn record(fields: &[String]) -> Result<Vec<u8>, ExportError> {
+    let mut w = ::csv::WriterBuilder::new().from_writer(Vec::new());
+    w.write_record(fields)?;
+    Ok(w.into_inner().map_err(|e| e.into_error())?)
+}
+
+impl Export for GridExport {
+    fn header(&mut self) -> Result<Vec<u8>, ExportError> {
+        Ok(Vec::new())
+    }
+
+    fn row(&mut self, row: &TableRow) -> Result<Vec<u8>, ExportError> {
+        self.queens
+            .insert((row.board.rows(), row.board.cols()), row.queens());
+        Ok(Vec::new())
+    }
+
+    fn footer(&mut self) -> Result<Vec<u8>, ExportError> {
+        let mut head = vec![format!("{} rows\\cols", self.problem.name())];
+        head.extend(self.cols.iter().map(|c| c.to_string()));
+        let mut out = record(&head)?;
+        for &r in &self.rows {
+            let mut line = vec![r.to_string()];
+            // A board that never came in (it cannot happen in a finished table) is an empty cell.
+            line.extend(self.cols.iter().map(|&c| {
+                self.queens
+                    .get(&(r, c))
+                    .map_or(String::new(), |q| q.to_string())
+            }));
+            out.extend(record(&line)?);
+        }
+        Ok(out)
+    }
+}

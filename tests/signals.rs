@@ -1,0 +1,148 @@
+//! A real SIGINT or SIGTERM sent to a running `queendom table`: exit 130 or 143, one line saying
+//! how far it got, every finished row on disk, and a rerun that completes the file.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use common::{queendom, read, without_measurements};
+use tempfile::TempDir;
+
+/// 10x14 takes a fraction of a second on one thread, 12x14 several seconds: a signal sent once
+/// the first row is in the file lands in the middle of the second search.
+const ARGS: [&str; 7] = ["table", "--rows", "10,12", "--cols", "14", "-j", "1"];
+
+/// What an uninterrupted run writes (seconds and nodes aside); the layouts are checked by `table`
+/// itself with the independent checker, and γ(10x14) = 7, γ(12x14) = 8.
+const EXPECTED: &str = "\
+rows,cols,queens,layout,problem,nodes,seconds,threads
+10,14,7,1:1 2:6 3:11 4:7 7:12 8:4 10:7,domination,NODES,SECONDS,1
+12,14,8,1:1 1:13 1:14 2:2 6:7 7:9 8:6 9:8,domination,NODES,SECONDS,1
+";
+
+fn spawn(args: &[&str], output: &Path) -> Child {
+    Command::new(assert_cmd::cargo::cargo_bin("queendom"))
+        .args(args)
+        .arg("-o")
+        .arg(output)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("queendom starts")
+}
+
+/// Wait (without a deadline that a slow machine could miss: a minute is only a safety net)
+/// until `ready` holds.
+fn wait_for(mut ready: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !ready() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the run never got there"
+        );
+        sleep(Duration::from_millis(20));
+    }
+}
+
+fn signal(child: &Child, name: &str) {
+    let status = Command::new("kill")
+        .args([&format!("-{name}"), &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn lines(path: &PathBuf) -> usize {
+    std::fs::read_to_string(path).map_or(0, |t| t.lines().count())
+}
+
+#[test]
+fn sigint_keeps_finished_rows_and_a_rerun_completes_the_file() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("t.csv");
+    let child = spawn(&ARGS, &path);
+    wait_for(|| lines(&path) >= 2);
+    signal(&child, "INT");
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    assert_eq!(
+        stderr(&output),
+        "queendom: interrupted after 1 of 2 boards; run the same command again to resume\n"
+    );
+    // The finished row is there, the one in progress is not, not even in part.
+    let first_two_lines: String = EXPECTED.lines().take(2).map(|l| format!("{l}\n")).collect();
+    assert_eq!(without_measurements(&read(&path)), first_two_lines);
+
+    queendom()
+        .args(ARGS)
+        .arg("-o")
+        .arg(&path)
+        .assert()
+        .success()
+        .stderr(
+            "queendom: resuming t.csv: 1 of 2 boards already done\n"
+                .replace("t.csv", &path.display().to_string()),
+        );
+    assert_eq!(without_measurements(&read(&path)), EXPECTED);
+}
+
+#[test]
+fn sigterm_exits_143_and_a_whole_table_format_leaves_the_old_file() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("t.md");
+    std::fs::write(&path, "an older table\n").unwrap();
+    let mut args = ARGS.to_vec();
+    args.push("--force");
+    let child = spawn(&args, &path);
+    // The markdown goes to a temporary file beside t.md until the table is complete.
+    let partial = || {
+        std::fs::read_dir(dir.path()).unwrap().any(|e| {
+            e.unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".partial")
+        })
+    };
+    wait_for(partial);
+    signal(&child, "TERM");
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(143), "{}", stderr(&output));
+    let message = stderr(&output);
+    assert!(
+        message.starts_with("queendom: interrupted after ")
+            && message.contains(" of 2 boards; ")
+            && message.contains("t.md was not written")
+            && message.lines().count() == 1,
+        "{message}"
+    );
+    // --force replaces the file only once the new table is complete; the temporary file is gone.
+    assert_eq!(read(&path), "an older table\n");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn kill_9_leaves_a_file_that_resume_accepts() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("t.jsonl");
+    let child = spawn(&ARGS, &path);
+    wait_for(|| lines(&path) >= 1);
+    signal(&child, "KILL");
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), None, "killed by the signal");
+    // Resume over the first board only: the file is accepted and found complete, no search needed.
+    queendom()
+        .args(["table", "--rows", "10", "--cols", "14", "-j", "1", "-o"])
+        .arg(&path)
+        .assert()
+        .success();
+    let text = read(&path);
+    assert_eq!(text.lines().count(), 1);
+    assert!(text.starts_with("{\"rows\":10,\"cols\":14,\"queens\":7,"));
+}
