@@ -146,3 +146,22 @@ fn kill_9_leaves_a_file_that_resume_accepts() {
     assert_eq!(text.lines().count(), 1);
     assert!(text.starts_with("{\"rows\":10,\"cols\":14,\"queens\":7,"));
 }
+
+#[test]
+fn sigint_stops_solve_with_exit_130_and_one_line() {
+    // 15x15 takes tens of seconds: the signal lands in the search (or before it starts, which
+    // must end the same way).
+    let child = Command::new(assert_cmd::cargo::cargo_bin("queendom"))
+        .args(["solve", "15x15", "-j", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("queendom starts");
+    sleep(Duration::from_millis(300));
+    signal(&child, "INT");
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    let err = stderr(&output);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("interrupted while searching 15x15"), "{err}");
+}

@@ -11,10 +11,17 @@ pub fn bar(total: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template(&format!(
-            "[{{elapsed_precise}}] {{bar:30}} {{pos}}/{{len}} {what}  {{msg}}"
+            "[{{elapsed_precise}}] {{bar:30}} {{pos}}/{{len}} {what}  {{msg}}{{prefix}}"
         ))
         .expect("progress template is valid"),
     );
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
+}
+
+/// A search progress callback that shows, after the bar's message, how many of the board's
+/// first-queen parts are done (long boards otherwise show no movement for minutes).
+pub fn parts(bar: &ProgressBar) -> queendom::search::PartProgress {
+    let bar = bar.clone();
+    std::sync::Arc::new(move |done, total| bar.set_prefix(format!(", part {done}/{total}")))
 }

@@ -3,10 +3,11 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use queendom::search::{solve, Problem, SearchOptions};
+use queendom::search::{solve, Problem, SearchError, SearchOptions};
 use queendom::table::parse_board;
 use queendom::Board;
 
+use super::signals::Interrupt;
 use super::{print, progress, usage, Failure, ThreadArgs};
 
 #[derive(clap::Args, Debug)]
@@ -33,7 +34,9 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
         Problem::Domination
     };
     let pool = args.threads.pool()?;
-    for board in boards {
+    let interrupt = Interrupt::register()?;
+    let total = boards.len();
+    for (done, board) in boards.into_iter().enumerate() {
         let start = Instant::now();
         let bar = progress::bar(0, "first-queen parts");
         bar.set_message(format!("searching {board}"));
@@ -43,11 +46,20 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
                 on_part.set_length(total as u64);
                 on_part.set_position(done as u64);
             })),
+            cancel: Some(interrupt.flag()),
             ..SearchOptions::parallel()
         };
         let solution = pool.install(|| solve(board, problem, &options));
         bar.finish_and_clear();
-        let solution = solution?;
+        let solution = match solution {
+            Err(SearchError::Cancelled) => {
+                eprintln!(
+                    "queendom: interrupted while searching {board} ({done} of {total} boards done)"
+                );
+                return Err(Failure::Interrupted(interrupt.exit_code()));
+            }
+            other => other?,
+        };
         let seconds = start.elapsed().as_secs_f64();
         let symbol = if args.independent { "i" } else { "γ" };
         print(&format!(

@@ -121,8 +121,11 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
     }
 
     let pool = args.threads.pool()?;
+    let bar = progress::bar(boards.len() as u64, "boards");
+    bar.set_position(kept.len() as u64);
     let options = SearchOptions {
         cancel: Some(interrupt.flag()),
+        progress: Some(progress::parts(&bar)),
         ..SearchOptions::parallel()
     };
     let mut runner = TableRunner::new(problem, options, args.threads.count());
@@ -130,14 +133,13 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
         runner.remember(&row.layout);
     }
     let kept_boards: HashSet<Board> = kept.iter().map(|r| r.board).collect();
-    let bar = progress::bar(boards.len() as u64, "boards");
-    bar.set_position(kept.len() as u64);
     let mut written: Vec<(Board, Vec<u8>)> = Vec::new();
     for &board in boards.iter().filter(|b| !kept_boards.contains(b)) {
         if interrupt.is_set() {
             break;
         }
         bar.set_message(format!("searching {board}"));
+        bar.set_prefix("");
         let row = match pool.install(|| runner.compute(board)) {
             Ok(row) => row,
             // The board in progress is dropped: nothing of it was written.
