@@ -147,19 +147,52 @@ fn published_domination_numbers_of_rectangles() {
     assert!(of[&(9, 11)] < of[&(8, 11)]);
 }
 
+/// γ or i of the n×n board on all cores, against the published value.
+fn check_published_square(file: &str, n: usize, problem: Problem) {
+    let published = reference(file)
+        .into_iter()
+        .find(|&(r, _, _)| r == n)
+        .map(|(_, _, v)| v)
+        .unwrap();
+    let board = Board::new(n, n).unwrap();
+    let found = solve(board, problem, &SearchOptions::parallel()).unwrap();
+    assert_eq!(found.queens(), published, "{problem} of {board}");
+}
+
 #[test]
-#[ignore = "about 4 CPU-seconds; run with --ignored"]
+#[ignore = "a few CPU-seconds; run with --ignored"]
 fn published_domination_number_of_14x14() {
-    assert_eq!(
-        solve(
-            Board::new(14, 14).unwrap(),
-            Problem::Domination,
-            &SearchOptions::parallel()
-        )
-        .unwrap()
-        .queens(),
-        8
-    );
+    check_published_square("domination_squares.csv", 14, Problem::Domination);
+}
+
+#[test]
+#[ignore = "about a minute of CPU; run with --ignored"]
+fn published_domination_number_of_15x15() {
+    check_published_square("domination_squares.csv", 15, Problem::Domination);
+}
+
+#[test]
+#[ignore = "about a minute of CPU; run with --ignored"]
+fn published_domination_number_of_16x16() {
+    check_published_square("domination_squares.csv", 16, Problem::Domination);
+}
+
+#[test]
+#[ignore = "about a minute of CPU; run with --ignored"]
+fn published_domination_number_of_17x17() {
+    check_published_square("domination_squares.csv", 17, Problem::Domination);
+}
+
+#[test]
+#[ignore = "a few CPU-seconds; run with --ignored"]
+fn published_independent_domination_numbers_of_15x15_to_17x17() {
+    for n in 15..=17 {
+        check_published_square(
+            "independent_domination_squares.csv",
+            n,
+            Problem::IndependentDomination,
+        );
+    }
 }
 
 fn pool(threads: usize) -> rayon::ThreadPool {
