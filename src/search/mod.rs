@@ -19,7 +19,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::board::{words_for, Bits, Board, Geometry, Layout};
+use crate::board::{words_for, Bits, Board, Geometry, Layout, Symmetry};
 use crate::check::{check_dominating, check_independent_dominating, CheckError};
 
 use kernel::{Expansion, Node, Searcher, MAX_CANDIDATES};
@@ -171,14 +171,18 @@ fn dispatch(
     }
 }
 
-/// One part per symmetry class of squares, as (representative, the whole class), in search order:
-/// classes whose squares cover most come first, so that later parts, which forbid all earlier
-/// classes, are left with weak squares and are pruned fast.
-fn first_queen_parts<const W: usize>(geo: &Geometry<W>) -> Vec<(usize, Vec<usize>)> {
+/// The classes of `squares` under `symmetries` (which must map the set onto itself), each as
+/// (representative: its lowest square, the whole class), in search order: classes whose squares cover
+/// most come first, so that the parts after them, which forbid them, are left with weaker squares
+/// and are pruned fast.
+fn square_classes<const W: usize>(
+    geo: &Geometry<W>,
+    symmetries: &[Symmetry],
+    squares: &Bits<W>,
+) -> Vec<(usize, Vec<usize>)> {
     let board = geo.board;
-    let symmetries = board.symmetries();
-    let mut parts: Vec<(usize, Vec<usize>)> = Vec::new();
-    for s in 0..board.squares() {
+    let mut classes: Vec<(usize, Vec<usize>)> = Vec::new();
+    squares.for_each(|s| {
         let mut class: Vec<usize> = symmetries
             .iter()
             .map(|g| board.index(g.apply(board, board.square(s))))
@@ -186,10 +190,16 @@ fn first_queen_parts<const W: usize>(geo: &Geometry<W>) -> Vec<(usize, Vec<usize
         class.sort_unstable();
         class.dedup();
         if class[0] == s {
-            parts.push((s, class));
+            classes.push((s, class));
         }
-    }
-    parts.sort_by_key(|(s, _)| (std::cmp::Reverse(geo.cover[*s].count()), *s));
+    });
+    classes.sort_by_key(|(s, _)| (std::cmp::Reverse(geo.cover[*s].count()), *s));
+    classes
+}
+
+/// One part per symmetry class of squares (see [`square_classes`]).
+fn first_queen_parts<const W: usize>(geo: &Geometry<W>) -> Vec<(usize, Vec<usize>)> {
+    let parts = square_classes(geo, &geo.board.symmetries(), &geo.full);
     assert!(parts.len() <= MAX_ROOT_PARTS);
     parts
 }
@@ -207,7 +217,7 @@ fn second_queen_parts<const W: usize>(
     independent: bool,
 ) -> Option<Vec<(usize, Bits<W>)>> {
     let board = geo.board;
-    let fixing: Vec<_> = board
+    let fixing: Vec<Symmetry> = board
         .symmetries()
         .into_iter()
         .filter(|g| g.apply(board, board.square(first)) == board.square(first))
@@ -215,31 +225,19 @@ fn second_queen_parts<const W: usize>(
     if fixing.len() < 2 || node.covered == geo.full {
         return None;
     }
-    let allowed = if independent {
+    // Where a second queen may stand; both the covered and the forbidden squares are unions of
+    // classes, so this set is mapped onto itself by every symmetry fixing `first`.
+    let mut allowed = if independent {
         geo.full.minus(&node.covered)
     } else {
-        geo.full.minus(&node.forbidden)
+        geo.full
     }
     .minus(&node.forbidden);
-    let mut classes: Vec<(usize, Vec<usize>)> = Vec::new();
-    allowed.for_each(|t| {
-        if t == first {
-            return;
-        }
-        let mut class: Vec<usize> = fixing
-            .iter()
-            .map(|g| board.index(g.apply(board, board.square(t))))
-            .collect();
-        class.sort_unstable();
-        class.dedup();
-        if class[0] == t {
-            classes.push((t, class));
-        }
-    });
+    allowed.clear(first);
+    let classes = square_classes(geo, &fixing, &allowed);
     if classes.is_empty() || classes.len() > 255 {
         return None;
     }
-    classes.sort_by_key(|(t, _)| (std::cmp::Reverse(geo.cover[*t].count()), *t));
     let mut before = Bits::<W>::EMPTY;
     let mut out = Vec::with_capacity(classes.len());
     for (t, class) in classes {
