@@ -1,5 +1,6 @@
 //! Command-line definitions and the dispatch from a parsed command line to the library.
 
+mod nqueens;
 mod output;
 mod progress;
 mod solve;
@@ -23,6 +24,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Compute γ (or i) for every board in a range of sizes and write the table (CSV).
     Table(table::TableArgs),
+    /// Count (or list) the placements of N non-attacking queens on N×N (or N×M) boards (CSV).
+    Nqueens(nqueens::NQueensArgs),
 }
 
 /// Options every computing command shares.
@@ -97,6 +100,7 @@ pub fn run() -> i32 {
     let outcome = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Table(args) => table::run(args),
+        Command::Nqueens(args) => nqueens::run(args),
     };
     match outcome {
         Ok(()) => 0,
