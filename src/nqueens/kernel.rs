@@ -76,26 +76,49 @@ impl Corner {
 
     /// Placements (each a class of 8) completing rows `y..` (`y < last`).
     pub fn search(&self, y: usize, left: u32, down: u32, right: u32) -> u64 {
+        if y + 1 == self.last {
+            return self.last_two_rows(y, left, down, right);
+        }
         let mut free = self.choices(y, left, down, right);
         let mut found = 0;
-        if y + 1 == self.last {
-            // The leaves are most of the calls: settle the last row here.
+        if y + 2 == self.last {
+            // Most calls would be for the second-to-last row: do that level here instead.
             while free != 0 {
                 let bit = lowest(free);
                 free ^= bit;
-                let last_row =
-                    self.mask & !(((left | bit) << 1) | (down | bit) | ((right | bit) >> 1));
-                found += u64::from(last_row != 0);
+                let (l, d, r) = after(left, down, right, bit);
+                found += self.last_two_rows(y + 1, l, d, r);
             }
             return found;
         }
         while free != 0 {
             let bit = lowest(free);
             free ^= bit;
-            found += self.search(y + 1, (left | bit) << 1, down | bit, (right | bit) >> 1);
+            let (l, d, r) = after(left, down, right, bit);
+            found += self.search(y + 1, l, d, r);
         }
         found
     }
+
+    /// Placements completing rows `y` = last - 1 and last.
+    #[inline(always)]
+    fn last_two_rows(&self, y: usize, left: u32, down: u32, right: u32) -> u64 {
+        let mut free = self.choices(y, left, down, right);
+        let mut found = 0;
+        while free != 0 {
+            let bit = lowest(free);
+            free ^= bit;
+            let (l, d, r) = after(left, down, right, bit);
+            found += u64::from(self.mask & !(l | d | r) != 0);
+        }
+        found
+    }
+}
+
+/// The attacks on the next row once a queen is on `bit`.
+#[inline(always)]
+fn after(left: u32, down: u32, right: u32, bit: u32) -> (u32, u32, u32) {
+    ((left | bit) << 1, down | bit, (right | bit) >> 1)
 }
 
 /// A part of the square search whose row-0 queen is in column `bound1`, 0 < `bound1` <
@@ -203,24 +226,18 @@ impl Side {
         board: &mut [u32; 32],
         found: &mut Classes,
     ) {
-        let mut free = self.choices(y, left, down, right);
         if y + 1 == self.last {
-            // The leaves are most of the calls: settle the last row here.
+            return self.last_two_rows(y, left, down, right, board, found);
+        }
+        let mut free = self.choices(y, left, down, right);
+        if y + 2 == self.last {
+            // Most calls would be for the second-to-last row: do that level here instead.
             while free != 0 {
                 let bit = lowest(free);
                 free ^= bit;
-                let last_row =
-                    self.mask & !(((left | bit) << 1) | (down | bit) | ((right | bit) >> 1));
-                if last_row != 0 && last_row & self.lastmask == 0 {
-                    board[y] = bit;
-                    board[self.last] = last_row;
-                    match self.classify(&board[..=self.last]) {
-                        Class::Skip => {}
-                        Class::Of2 => found.of2 += 1,
-                        Class::Of4 => found.of4 += 1,
-                        Class::Of8 => found.of8 += 1,
-                    }
-                }
+                board[y] = bit;
+                let (l, d, r) = after(left, down, right, bit);
+                self.last_two_rows(y + 1, l, d, r, board, found);
             }
             return;
         }
@@ -228,14 +245,38 @@ impl Side {
             let bit = lowest(free);
             free ^= bit;
             board[y] = bit;
-            self.search(
-                y + 1,
-                (left | bit) << 1,
-                down | bit,
-                (right | bit) >> 1,
-                board,
-                found,
-            );
+            let (l, d, r) = after(left, down, right, bit);
+            self.search(y + 1, l, d, r, board, found);
+        }
+    }
+
+    /// Complete rows `y` = last - 1 and last, and count what is found.
+    #[inline(always)]
+    fn last_two_rows(
+        &self,
+        y: usize,
+        left: u32,
+        down: u32,
+        right: u32,
+        board: &mut [u32; 32],
+        found: &mut Classes,
+    ) {
+        let mut free = self.choices(y, left, down, right);
+        while free != 0 {
+            let bit = lowest(free);
+            free ^= bit;
+            let (l, d, r) = after(left, down, right, bit);
+            let last_row = self.mask & !(l | d | r);
+            if last_row != 0 && last_row & self.lastmask == 0 {
+                board[y] = bit;
+                board[self.last] = last_row;
+                match self.classify(&board[..=self.last]) {
+                    Class::Skip => {}
+                    Class::Of2 => found.of2 += 1,
+                    Class::Of4 => found.of4 += 1,
+                    Class::Of8 => found.of8 += 1,
+                }
+            }
         }
     }
 
