@@ -50,11 +50,13 @@ pub fn columns_mask(width: usize) -> u32 {
 /// The part of the square search whose row-0 queen is in column 0 (Takaken's split).
 ///
 /// No placement has two corner queens (any two corners share a row, a column or a diagonal), so
-/// the corner queen is fixed by at most the reflection in the main diagonal, and no rotation maps
-/// such a placement onto itself: every class met here has 8 members. Exactly two of them (a
-/// placement and its transpose) have their corner queen on column 0 of row 0; fixing row 1's queen
-/// in column `bound1` and keeping column 1 free in rows 1..`bound1` keeps exactly one of the two
-/// (the transpose has column 1's queen in row `bound1`, so row 1's queen at a column below it).
+/// the corner queen is fixed by at most the reflection in the main diagonal, which fixes no
+/// placement for n > 1; no rotation maps such a placement onto itself either: every class met
+/// here has 8 members. Exactly two of them (a placement and its transpose) have their corner queen
+/// on column 0 of row 0. Say row 1's queen is in column `bound1` and column 1's queen in row a;
+/// the transpose swaps the two numbers, which differ (queens on (1, a) and (a, 1) would share a
+/// diagonal). Keeping column 1 free in the rows above `bound1` asks for a > `bound1`, which holds
+/// for exactly one of the two.
 #[derive(Debug, Clone, Copy)]
 pub struct Corner {
     pub mask: u32,
@@ -126,7 +128,7 @@ fn after(left: u32, down: u32, right: u32, bit: u32) -> (u32, u32, u32) {
 /// queen of the top row nearest to a corner among the queens of all four edges; these parts search
 /// only such images:
 /// - rows above `bound1` have no queen in the first or last column (it would be nearer a corner);
-/// - the last row's queen is at least `bound1` + 1 columns from either corner;
+/// - the last row's queen is no nearer a corner than row 0's: in columns `bound1`..=`bound2`;
 /// - at row `bound2` the edge columns must be filled as the image rule requires.
 ///
 /// Those rules still let a class appear more than once when the placement is symmetric or ties
@@ -140,11 +142,11 @@ pub struct Side {
     pub bound2: usize,
     /// First and last columns.
     pub sidemask: u32,
-    /// Columns the last row's queen may not take: the `bound1` + 1 nearest each corner.
+    /// Columns the last row's queen may not take: the `bound1` nearest each corner.
     pub lastmask: u32,
     /// Column `last`.
     pub topbit: u32,
-    /// Column `last` - 1 - `bound1`: where a 180°-symmetric placement has its last-row queen.
+    /// Column `bound2`: where a 180°-symmetric placement has its last-row queen.
     pub endbit: u32,
 }
 

@@ -3,7 +3,7 @@
 //! the square placements in lexicographic order.
 //!
 //! The square count searches only a fraction of the tree, with the 8-fold symmetry split of
-//! Takaken (see [`kernel::Corner`] and [`kernel::Side`]); each placement found stands for its
+//! Takaken (see `Corner` and `Side` in `kernel.rs`); each placement found stands for its
 //! whole symmetry class, whose size it also reports, so the unique count comes for free.
 //! Rectangular counts and listings use the plain search, halved by the mirror symmetry for counts.
 //!
@@ -344,7 +344,8 @@ pub fn list_placements<E: From<NQueensError>>(
         mask: columns_mask(n),
         rows: n,
     };
-    // About a sixth more placements per row: keep each piece's listing to a few thousand.
+    // The listing grows about sixfold per row: four times the pieces per row past 14 keeps each
+    // piece's share to some thousands of placements.
     let target = MIN_PIECES << (2 * n.saturating_sub(14));
     let root = ListPiece {
         rows: Rows::EMPTY,
