@@ -184,7 +184,7 @@ fn list(n: usize, parallel: bool, diagrams: bool, out: &mut impl Write) -> Resul
                 if i > 0 {
                     line.push(' ');
                 }
-                line.push_str(itoa(usize::from(col) + 1));
+                line.push_str(decimal(usize::from(col) + 1));
             }
             line.push('\n');
         }
@@ -196,7 +196,7 @@ fn list(n: usize, parallel: bool, diagrams: bool, out: &mut impl Write) -> Resul
 }
 
 /// The decimal form of a column number (at most 32), without formatting machinery per queen.
-fn itoa(k: usize) -> &'static str {
+fn decimal(k: usize) -> &'static str {
     const NUMBERS: [&str; 33] = [
         "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
         "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31",
