@@ -10,6 +10,8 @@
 pub mod board;
 pub mod check;
 pub mod export;
+pub mod nqueens;
+pub mod nqueens_check;
 pub mod search;
 pub mod table;
 pub mod workload;

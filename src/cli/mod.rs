@@ -1,6 +1,7 @@
 //! Command-line definitions and the dispatch from a parsed command line to the library.
 
 mod bench;
+mod nqueens;
 mod output;
 mod progress;
 mod signals;
@@ -25,6 +26,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Compute γ (or i) for every board in a range of sizes and write or resume the table.
     Table(table::TableArgs),
+    /// Count (or list) the placements of N non-attacking queens on N×N (or N×M) boards (CSV).
+    Nqueens(nqueens::NQueensArgs),
     /// Benchmark the machine: fixed searches at 1, 2, 4, … threads; speedup and efficiency.
     Bench(bench::BenchArgs),
 }
@@ -109,6 +112,7 @@ pub fn run() -> i32 {
     let outcome = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Table(args) => table::run(args),
+        Command::Nqueens(args) => nqueens::run(args),
         Command::Bench(args) => bench::run(args),
     };
     match outcome {

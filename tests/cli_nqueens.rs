@@ -1,0 +1,161 @@
+//! The `nqueens` command as a user runs it: listings, CSV tables, thread counts, bad input.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command as StdCommand, Stdio};
+
+use assert_cmd::Command;
+use queendom::nqueens_check::check_placement;
+
+fn queendom() -> Command {
+    Command::cargo_bin("queendom").unwrap()
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = queendom()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The first `k` columns of each CSV line (dropping timing and thread columns).
+fn leading_columns(csv: &str, k: usize) -> Vec<String> {
+    csv.lines()
+        .map(|l| l.split(',').take(k).collect::<Vec<_>>().join(","))
+        .collect()
+}
+
+#[test]
+fn list_8_prints_92_valid_distinct_lines_in_order_then_the_count() {
+    let text = stdout_of(&["nqueens", "8", "--list"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 93);
+    assert_eq!(lines[0], "1 5 8 6 3 7 2 4");
+    assert_eq!(lines[92], "92 placements on 8x8");
+    let placements: Vec<Vec<u8>> = lines[..92]
+        .iter()
+        .map(|l| l.split(' ').map(|c| c.parse::<u8>().unwrap() - 1).collect())
+        .collect();
+    assert!(placements.windows(2).all(|w| w[0] < w[1]));
+    for p in &placements {
+        assert_eq!(p.len(), 8);
+        assert_eq!(check_placement(8, p), Ok(()), "{p:?}");
+    }
+}
+
+#[test]
+fn board_prints_diagrams() {
+    let text = stdout_of(&["nqueens", "4", "--board"]);
+    assert_eq!(
+        text,
+        ". Q . .\n. . . Q\nQ . . .\n. . Q .\n\n. . Q .\nQ . . .\n. . . Q\n. Q . .\n\n2 placements on 4x4\n"
+    );
+}
+
+#[test]
+fn csv_for_1_to_10_matches_the_published_counts() {
+    let text = stdout_of(&["nqueens", "1-10"]);
+    assert!(text.starts_with("n,solutions,unique"));
+    let published = include_str!("data/nqueens.csv");
+    let expected: Vec<&str> = published.lines().take(11).collect();
+    assert_eq!(leading_columns(&text, 3), expected);
+}
+
+#[test]
+fn rectangular_csv() {
+    let text = stdout_of(&["nqueens", "--rows", "4-5", "--cols", "4,8"]);
+    let lines = leading_columns(&text, 3);
+    assert_eq!(lines[0], "rows,cols,solutions");
+    assert_eq!(&lines[1..3], &["4,4,2", "4,8,344"]);
+    assert_eq!(lines.len(), 5);
+    // A board and its transpose agree.
+    let wide = stdout_of(&["nqueens", "--rows", "4", "--cols", "5"]);
+    let tall = stdout_of(&["nqueens", "--rows", "5", "--cols", "4"]);
+    assert_eq!(
+        leading_columns(&wide, 3)[1].split(',').nth(2),
+        leading_columns(&tall, 3)[1].split(',').nth(2)
+    );
+}
+
+#[test]
+fn one_and_two_threads_give_the_same_output() {
+    let one = stdout_of(&["nqueens", "1-12", "-j", "1"]);
+    let two = stdout_of(&["nqueens", "1-12", "-j", "2"]);
+    assert_eq!(leading_columns(&one, 3), leading_columns(&two, 3));
+    let one = stdout_of(&["nqueens", "--rows", "3-8", "--cols", "6-9", "-j", "1"]);
+    let two = stdout_of(&["nqueens", "--rows", "3-8", "--cols", "6-9", "-j", "2"]);
+    assert_eq!(leading_columns(&one, 3), leading_columns(&two, 3));
+    assert_eq!(
+        stdout_of(&["nqueens", "10", "--list", "-j", "1"]),
+        stdout_of(&["nqueens", "10", "--list", "-j", "2"])
+    );
+}
+
+#[test]
+fn output_file_is_written_and_not_overwritten_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nqueens.csv");
+    let p = path.to_str().unwrap();
+    queendom()
+        .args(["nqueens", "8", "-o", p])
+        .assert()
+        .success()
+        .stdout("");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(leading_columns(&text, 3), ["n,solutions,unique", "8,92,12"]);
+    queendom().args(["nqueens", "8", "-o", p]).assert().code(2);
+    queendom()
+        .args(["nqueens", "8", "-o", p, "--force"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn bad_input_is_one_line_on_stderr_and_exit_2() {
+    for args in [
+        vec!["nqueens", "0"],
+        vec!["nqueens", "-3"],
+        vec!["nqueens", "eight"],
+        vec!["nqueens", "9-4"],
+        vec!["nqueens", "33"],
+        vec!["nqueens", "19", "--list"],
+        vec!["nqueens"],
+        vec!["nqueens", "--rows", "4"],
+        vec!["nqueens", "8", "--rows", "4", "--cols", "4"],
+        vec!["nqueens", "--rows", "4", "--cols", "0"],
+        vec!["nqueens", "--rows", "4", "--cols", "4", "--list"],
+        vec!["nqueens", "8", "-j", "0"],
+    ] {
+        let out = queendom().args(&args).assert().code(2).get_output().clone();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("queendom: "), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("queendom"))
+        .args(["nqueens", "13", "--list"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let placement: Vec<u8> = first
+        .trim_end()
+        .split(' ')
+        .map(|c| c.parse::<u8>().unwrap() - 1)
+        .collect();
+    assert_eq!(placement.len(), 13);
+    assert_eq!(check_placement(13, &placement), Ok(()));
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty());
+}
