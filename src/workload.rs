@@ -1,12 +1,14 @@
-//! The fixed workloads of `queendom bench`: searches whose tree, and so whose node count, is the
-//! same on any number of threads and at any timing, so that wall time measures the machine.
+//! The fixed workloads of `queendom bench`: searches whose tree, and so whose amount of work, is
+//! the same on any number of threads and at any timing, so that wall time measures the machine.
 //!
-//! Each is a proof that no layout below the optimum exists: with nothing to find, the bound never
-//! moves and every worker explores exactly the same tree as the sequential search.
+//! A domination workload is a proof that no layout below the optimum exists: with nothing to find,
+//! the bound never moves and every worker explores exactly the same tree as the sequential search.
+//! An N-queens workload counts every placement, a fixed tree too.
 
 use std::fmt;
 
 use crate::board::Board;
+use crate::nqueens::{count_placements, NQueensError};
 use crate::search::{search_at_most, Problem, SearchError, SearchOptions};
 
 /// One fixed search.
@@ -19,6 +21,15 @@ pub enum Workload {
         problem: Problem,
         queens: usize,
     },
+    /// Count every placement of n non-attacking queens on the n×n board.
+    CountPlacements { n: usize },
+}
+
+/// What a workload did: search nodes (domination) or placements counted (N-queens).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Work {
+    pub nodes: u64,
+    pub placements: u64,
 }
 
 impl fmt::Display for Workload {
@@ -36,6 +47,7 @@ impl fmt::Display for Workload {
                 };
                 write!(f, "no {queens} queens {what} {rows}x{cols}")
             }
+            Workload::CountPlacements { n } => write!(f, "count the {n}-queens placements"),
         }
     }
 }
@@ -44,14 +56,16 @@ impl fmt::Display for Workload {
 pub enum WorkloadError {
     #[error(transparent)]
     Search(#[from] SearchError),
+    #[error(transparent)]
+    NQueens(#[from] NQueensError),
     /// The proof found a layout: the workload is misdefined, or the search is wrong.
     #[error("workload '{0}' found a layout, so it is not a proof")]
     NotAProof(String),
 }
 
 impl Workload {
-    /// Run on the current rayon pool; returns the nodes searched.
-    pub fn run(&self) -> Result<u64, WorkloadError> {
+    /// Run on the current rayon pool.
+    pub fn run(&self) -> Result<Work, WorkloadError> {
         match *self {
             Workload::NoLayout {
                 rows,
@@ -64,8 +78,15 @@ impl Workload {
                 if out.layout.is_some() {
                     return Err(WorkloadError::NotAProof(self.to_string()));
                 }
-                Ok(out.nodes)
+                Ok(Work {
+                    nodes: out.nodes,
+                    placements: 0,
+                })
             }
+            Workload::CountPlacements { n } => Ok(Work {
+                nodes: 0,
+                placements: count_placements(n, true)?.solutions,
+            }),
         }
     }
 }
@@ -91,6 +112,7 @@ pub fn standard() -> Vec<Workload> {
             problem: Problem::IndependentDomination,
             queens: 8,
         },
+        Workload::CountPlacements { n: 16 },
     ]
 }
 
@@ -109,5 +131,6 @@ pub fn quick() -> Vec<Workload> {
             problem: Problem::IndependentDomination,
             queens: 7,
         },
+        Workload::CountPlacements { n: 13 },
     ]
 }

@@ -177,13 +177,18 @@ fn bench_quick_writes_a_row_per_thread_count() {
         "efficiency",
         "nodes",
         "nodes_per_second",
+        "placements",
+        "placements_per_second",
         "cores",
         "workload"
     ]));
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     let threads: Vec<&str> = rows.iter().map(|r| &r[0]).collect();
     assert_eq!(threads, ["1", "2", "3"]);
-    // The work is fixed: the same nodes at every thread count.
-    assert!(rows.iter().all(|r| r[4] == rows[0][4]));
+    // The work is fixed: the same nodes and placements at every thread count; 13-queens has 73712.
+    assert!(rows
+        .iter()
+        .all(|r| r[4] == rows[0][4] && r[6] == rows[0][6]));
+    assert_eq!(&rows[0][6], "73712");
     assert_eq!(&rows[0][2], "1.0000");
 }

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use queendom::workload::{self, Workload};
+use queendom::workload::{self, Work, Workload};
 
 use super::output::Target;
 use super::{print, usage, Failure};
@@ -27,11 +27,25 @@ pub struct BenchArgs {
     force: bool,
 }
 
-/// One line of the results.
+/// One line of the results: the median run at one thread count.
 struct Measurement {
     threads: usize,
+    /// Wall seconds of the whole workload.
     seconds: f64,
-    nodes: u64,
+    /// Wall seconds of the domination proofs and of the N-queens counts, within `seconds`.
+    search_seconds: f64,
+    count_seconds: f64,
+    work: Work,
+}
+
+impl Measurement {
+    fn nodes_per_second(&self) -> f64 {
+        self.work.nodes as f64 / self.search_seconds
+    }
+
+    fn placements_per_second(&self) -> f64 {
+        self.work.placements as f64 / self.count_seconds
+    }
 }
 
 /// 1, 2, 4, … below `max`, then `max` itself.
@@ -43,16 +57,30 @@ fn thread_counts(max: usize) -> Vec<usize> {
     out
 }
 
-fn run_once(workloads: &[Workload], threads: usize) -> Result<(f64, u64), Failure> {
+fn run_once(workloads: &[Workload], threads: usize) -> Result<Measurement, Failure> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
-    let start = Instant::now();
-    let mut nodes = 0;
+    let mut m = Measurement {
+        threads,
+        seconds: 0.0,
+        search_seconds: 0.0,
+        count_seconds: 0.0,
+        work: Work::default(),
+    };
     for w in workloads {
-        nodes += pool.install(|| w.run())?;
+        let start = Instant::now();
+        let work = pool.install(|| w.run())?;
+        let t = start.elapsed().as_secs_f64();
+        m.seconds += t;
+        match w {
+            Workload::NoLayout { .. } => m.search_seconds += t,
+            Workload::CountPlacements { .. } => m.count_seconds += t,
+        }
+        m.work.nodes += work.nodes;
+        m.work.placements += work.placements;
     }
-    Ok((start.elapsed().as_secs_f64(), nodes))
+    Ok(m)
 }
 
 pub fn run(args: BenchArgs) -> Result<(), Failure> {
@@ -96,37 +124,37 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
                 .collect::<Vec<_>>()
                 .join("; "),
         ))?;
-        print("threads  seconds  speedup  efficiency  nodes/s\n")?;
+        print("threads  seconds  speedup  efficiency    nodes/s  placements/s\n")?;
     }
     let mut results: Vec<Measurement> = Vec::new();
     for threads in thread_counts(max) {
-        let mut times = Vec::new();
-        let mut nodes = 0;
+        let mut runs = Vec::new();
         for _ in 0..args.runs {
-            let (t, n) = run_once(&workloads, threads)?;
-            if nodes != 0 && n != nodes {
-                return Err(Failure::Error(anyhow::anyhow!(
-                    "node count changed between runs ({nodes} then {n}): the workload is not fixed"
-                )));
+            let m = run_once(&workloads, threads)?;
+            if let Some(first) = runs.first().or(results.first()) {
+                let first: &Measurement = first;
+                if first.work != m.work {
+                    return Err(Failure::Error(anyhow::anyhow!(
+                        "the work changed between runs ({:?} then {:?}): the workload is not fixed",
+                        first.work,
+                        m.work
+                    )));
+                }
             }
-            nodes = n;
-            times.push(t);
+            runs.push(m);
         }
-        times.sort_by(f64::total_cmp);
-        let m = Measurement {
-            threads,
-            seconds: times[times.len() / 2],
-            nodes,
-        };
+        runs.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
+        let m = runs.swap_remove(runs.len() / 2);
         let base = results.first().map_or(m.seconds, |b| b.seconds);
         if !csv_to_stdout {
             print(&format!(
-                "{:>7}  {:>7.3}  {:>7.2}  {:>9.0}%  {:>7.3e}\n",
+                "{:>7}  {:>7.3}  {:>7.2}  {:>9.0}%  {:>9.3e}  {:>12.3e}\n",
                 m.threads,
                 m.seconds,
                 base / m.seconds,
                 100.0 * base / m.seconds / m.threads as f64,
-                m.nodes as f64 / m.seconds,
+                m.nodes_per_second(),
+                m.placements_per_second(),
             ))?;
         }
         results.push(m);
@@ -140,6 +168,8 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
         "efficiency",
         "nodes",
         "nodes_per_second",
+        "placements",
+        "placements_per_second",
         "cores",
         "workload",
     ])?;
@@ -150,8 +180,10 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
             format!("{:.6}", m.seconds),
             format!("{:.4}", base / m.seconds),
             format!("{:.4}", base / m.seconds / m.threads as f64),
-            m.nodes.to_string(),
-            format!("{:.0}", m.nodes as f64 / m.seconds),
+            m.work.nodes.to_string(),
+            format!("{:.0}", m.nodes_per_second()),
+            m.work.placements.to_string(),
+            format!("{:.0}", m.placements_per_second()),
             cores.to_string(),
             work.to_string(),
         ])?;
