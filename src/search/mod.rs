@@ -6,7 +6,7 @@
 //! and forbidding every square of the classes before it (any layout can be turned by a symmetry into
 //! one that lands in exactly one part). Parts go to rayon workers, and large parts are split again a
 //! few levels down so that all cores stay busy to the end. Workers share the best layout's size
-//! through one atomic word (see [`shared`]).
+//! through one atomic word (see the `shared` module).
 
 mod heuristic;
 mod kernel;
