@@ -1,11 +1,14 @@
 //! A quick layout to start from: its size is the first upper bound, so that the exhaustive search
-//! only has to look for strictly smaller layouts.
+//! only has to look for strictly smaller layouts, and proves the optimum once.
+//!
+//! Everything here is deterministic (a fixed seed, budgets counted in steps, not seconds), so the
+//! layout reported when the search finds nothing smaller is the same on every run.
 
 use crate::board::{Bits, Geometry};
 
 /// Greedy: repeatedly place the queen covering the most uncovered squares (lowest index on ties).
 /// For independent domination the queen must stand on an uncovered square: exactly the squares no
-/// queen attacks, so the result is independent. Deterministic, so runs are reproducible.
+/// queen attacks, so the result is independent.
 pub(crate) fn greedy<const W: usize>(geo: &Geometry<W>, independent: bool) -> Vec<u16> {
     let mut covered = Bits::<W>::EMPTY;
     let mut queens = Vec::new();
@@ -23,4 +26,135 @@ pub(crate) fn greedy<const W: usize>(geo: &Geometry<W>, independent: bool) -> Ve
         covered = covered.or(&geo.cover[best.1]);
     }
     queens
+}
+
+/// Steps of local search tried for each smaller size.
+const STEPS_PER_SIZE: u32 = 20_000;
+
+/// Improve a dominating layout by local search: drop one queen, then move one queen at a time to
+/// cover a randomly chosen uncovered square, taking the move that leaves the fewest squares
+/// uncovered (a short tabu list stops a queen from moving straight back); on success drop another.
+/// Returns the smallest layout found (`start` itself if none).
+pub(crate) fn shrink<const W: usize>(geo: &Geometry<W>, start: Vec<u16>) -> Vec<u16> {
+    let n = geo.board.squares();
+    let mut rng =
+        XorShift(0x9E37_79B9_7F4A_7C15 ^ (geo.board.rows() * 64 + geo.board.cols()) as u64);
+    let mut best = start;
+    // Counts of queens covering each square.
+    let mut count = vec![0u8; n];
+    while best.len() > 1 {
+        let mut queens = best.clone();
+        // Drop the queen whose loss uncovers least.
+        count.fill(0);
+        for &q in &queens {
+            geo.cover[q as usize].for_each(|s| count[s] += 1);
+        }
+        let drop = (0..queens.len())
+            .min_by_key(|&i| {
+                let mut lost = 0;
+                geo.cover[queens[i] as usize].for_each(|s| lost += (count[s] == 1) as u32);
+                (lost, i)
+            })
+            .expect("at least two queens");
+        queens.remove(drop);
+        match cover_with(geo, &mut queens, &mut count, &mut rng) {
+            true => best = queens,
+            false => break,
+        }
+    }
+    best
+}
+
+/// Local search for a layout with `queens.len()` queens; on success `queens` holds it.
+fn cover_with<const W: usize>(
+    geo: &Geometry<W>,
+    queens: &mut [u16],
+    count: &mut [u8],
+    rng: &mut XorShift,
+) -> bool {
+    let k = queens.len();
+    count.fill(0);
+    for &q in queens.iter() {
+        geo.cover[q as usize].for_each(|s| count[s] += 1);
+    }
+    let mut tabu = vec![0u32; k];
+    let mut occupied = Bits::<W>::EMPTY;
+    for &q in queens.iter() {
+        occupied.set(q as usize);
+    }
+    for step in 1..=STEPS_PER_SIZE {
+        let mut uncovered = Bits::<W>::EMPTY;
+        let mut single = Bits::<W>::EMPTY;
+        for (s, &c) in count.iter().enumerate() {
+            if c == 0 {
+                uncovered.set(s);
+            } else if c == 1 {
+                single.set(s);
+            }
+        }
+        let missing = uncovered.count();
+        if missing == 0 {
+            return true;
+        }
+        // A random uncovered square must be covered: one queen moves onto a square covering it.
+        let target = nth_member(&uncovered, rng.below(missing));
+        let mut best: Option<(i64, u64, usize, usize)> = None;
+        for (i, &q) in queens.iter().enumerate() {
+            if tabu[i] > step {
+                continue;
+            }
+            let lost = geo.cover[q as usize].and(&single);
+            geo.cover[target].for_each(|b| {
+                if occupied.contains(b) {
+                    return;
+                }
+                let gained = geo.cover[b].count_and(&uncovered) as i64;
+                let still_lost = lost.minus(&geo.cover[b]).count() as i64;
+                let score = gained - still_lost;
+                let tie = rng.next();
+                if best.is_none_or(|(s, t, _, _)| (score, tie) > (s, t)) {
+                    best = Some((score, tie, i, b));
+                }
+            });
+        }
+        let Some((_, _, i, b)) = best else {
+            continue;
+        };
+        geo.cover[queens[i] as usize].for_each(|s| count[s] -= 1);
+        geo.cover[b].for_each(|s| count[s] += 1);
+        occupied.clear(queens[i] as usize);
+        occupied.set(b);
+        queens[i] = b as u16;
+        tabu[i] = step + 1 + rng.below(3);
+    }
+    false
+}
+
+fn nth_member<const W: usize>(set: &Bits<W>, mut n: u32) -> usize {
+    let mut found = usize::MAX;
+    set.for_each(|s| {
+        if n == 0 && found == usize::MAX {
+            found = s;
+        }
+        n = n.wrapping_sub(1);
+    });
+    found
+}
+
+/// A small fixed-seed generator: the local search must be the same on every run.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+
+    fn below(&mut self, n: u32) -> u32 {
+        (self.next() % n as u64) as u32
+    }
 }
