@@ -4,7 +4,11 @@
 //! Everything here is deterministic (a fixed seed, budgets counted in steps, not seconds), so the
 //! layout reported when the search finds nothing smaller is the same on every run.
 
+use rayon::prelude::*;
+
 use crate::board::{Bits, Geometry};
+
+use super::kernel::MAX_CANDIDATES;
 
 /// Greedy: repeatedly place the queen covering the most uncovered squares (lowest index on ties).
 /// For independent domination the queen must stand on an uncovered square: exactly the squares no
@@ -28,52 +32,66 @@ pub(crate) fn greedy<const W: usize>(geo: &Geometry<W>, independent: bool) -> Ve
     queens
 }
 
-/// Steps of local search tried for each smaller size.
-const STEPS_PER_SIZE: u32 = 20_000;
+/// Local search for each smaller size: independent restarts, each with its own seed and step
+/// budget. Restarts run side by side on the pool when the search is parallel; the first restart
+/// in seed order that succeeds wins, so the outcome does not depend on the number of threads.
+const RESTARTS: u64 = 4;
+const STEPS_PER_RESTART: u32 = 5_000;
 
 /// Improve a dominating layout by local search: drop one queen, then move one queen at a time to
 /// cover a randomly chosen uncovered square, taking the move that leaves the fewest squares
 /// uncovered (a short tabu list stops a queen from moving straight back); on success drop another.
 /// Returns the smallest layout found (`start` itself if none).
-pub(crate) fn shrink<const W: usize>(geo: &Geometry<W>, start: Vec<u16>) -> Vec<u16> {
+pub(crate) fn shrink<const W: usize>(
+    geo: &Geometry<W>,
+    start: Vec<u16>,
+    parallel: bool,
+) -> Vec<u16> {
     let n = geo.board.squares();
-    let mut rng =
-        XorShift(0x9E37_79B9_7F4A_7C15 ^ (geo.board.rows() * 64 + geo.board.cols()) as u64);
     let mut best = start;
-    // Counts of queens covering each square.
-    let mut count = vec![0u8; n];
     while best.len() > 1 {
-        let mut queens = best.clone();
         // Drop the queen whose loss uncovers least.
-        count.fill(0);
-        for &q in &queens {
+        let mut count = vec![0u8; n];
+        for &q in &best {
             geo.cover[q as usize].for_each(|s| count[s] += 1);
         }
-        let drop = (0..queens.len())
+        let drop = (0..best.len())
             .min_by_key(|&i| {
                 let mut lost = 0;
-                geo.cover[queens[i] as usize].for_each(|s| lost += (count[s] == 1) as u32);
+                geo.cover[best[i] as usize].for_each(|s| lost += (count[s] == 1) as u32);
                 (lost, i)
             })
             .expect("at least two queens");
-        queens.remove(drop);
-        match cover_with(geo, &mut queens, &mut count, &mut rng) {
-            true => best = queens,
-            false => break,
+        let mut fewer = best.clone();
+        fewer.remove(drop);
+        let seed_base =
+            (geo.board.rows() * 64 + geo.board.cols()) as u64 * 1000 + fewer.len() as u64;
+        let attempt = |restart: u64| {
+            let mut queens = fewer.clone();
+            let mut rng = XorShift((0x9E37_79B9_7F4A_7C15 ^ (seed_base * RESTARTS + restart)) | 1);
+            cover_with(geo, &mut queens, &mut rng).then_some(queens)
+        };
+        let found = if parallel {
+            (0..RESTARTS)
+                .into_par_iter()
+                .map(attempt)
+                .find_first(Option::is_some)
+                .flatten()
+        } else {
+            (0..RESTARTS).find_map(attempt)
+        };
+        match found {
+            Some(layout) => best = layout,
+            None => break,
         }
     }
     best
 }
 
 /// Local search for a layout with `queens.len()` queens; on success `queens` holds it.
-fn cover_with<const W: usize>(
-    geo: &Geometry<W>,
-    queens: &mut [u16],
-    count: &mut [u8],
-    rng: &mut XorShift,
-) -> bool {
+fn cover_with<const W: usize>(geo: &Geometry<W>, queens: &mut [u16], rng: &mut XorShift) -> bool {
     let k = queens.len();
-    count.fill(0);
+    let mut count = vec![0u8; geo.board.squares()];
     for &q in queens.iter() {
         geo.cover[q as usize].for_each(|s| count[s] += 1);
     }
@@ -82,7 +100,7 @@ fn cover_with<const W: usize>(
     for &q in queens.iter() {
         occupied.set(q as usize);
     }
-    for step in 1..=STEPS_PER_SIZE {
+    for step in 1..=STEPS_PER_RESTART {
         let mut uncovered = Bits::<W>::EMPTY;
         let mut single = Bits::<W>::EMPTY;
         for (s, &c) in count.iter().enumerate() {
@@ -98,24 +116,32 @@ fn cover_with<const W: usize>(
         }
         // A random uncovered square must be covered: one queen moves onto a square covering it.
         let target = nth_member(&uncovered, rng.below(missing));
+        // What each destination gains does not depend on which queen moves there.
+        let mut dests = [(0u16, 0i64); MAX_CANDIDATES];
+        let mut m = 0;
+        geo.cover[target].for_each(|b| {
+            if !occupied.contains(b) {
+                dests[m] = (b as u16, geo.cover[b].count_and(&uncovered) as i64);
+                m += 1;
+            }
+        });
         let mut best: Option<(i64, u64, usize, usize)> = None;
         for (i, &q) in queens.iter().enumerate() {
             if tabu[i] > step {
                 continue;
             }
+            // Squares only this queen covers: uncovered again unless the new square covers them.
             let lost = geo.cover[q as usize].and(&single);
-            geo.cover[target].for_each(|b| {
-                if occupied.contains(b) {
-                    return;
-                }
-                let gained = geo.cover[b].count_and(&uncovered) as i64;
-                let still_lost = lost.minus(&geo.cover[b]).count() as i64;
+            let lost_count = lost.count() as i64;
+            for &(b, gained) in &dests[..m] {
+                let b = b as usize;
+                let still_lost = lost_count - lost.count_and(&geo.cover[b]) as i64;
                 let score = gained - still_lost;
                 let tie = rng.next();
                 if best.is_none_or(|(s, t, _, _)| (score, tie) > (s, t)) {
                     best = Some((score, tie, i, b));
                 }
-            });
+            }
         }
         let Some((_, _, i, b)) = best else {
             continue;

@@ -296,7 +296,7 @@ fn run<const W: usize>(
         None => {
             let mut start = heuristic::greedy(&geo, independent);
             if !independent {
-                start = heuristic::shrink(&geo, start);
+                start = heuristic::shrink(&geo, start, options.parallel);
             }
             (Key::new(start.len(), 0), Some(start))
         }
