@@ -36,7 +36,7 @@ pub(crate) fn greedy<const W: usize>(geo: &Geometry<W>, independent: bool) -> Ve
 /// budget. Restarts run side by side on the pool when the search is parallel; the first restart
 /// in seed order that succeeds wins, so the outcome does not depend on the number of threads.
 const RESTARTS: u64 = 4;
-const STEPS_PER_RESTART: u32 = 5_000;
+const STEPS_PER_RESTART: u32 = 3_000;
 
 /// Improve a dominating layout by local search: drop one queen, then move one queen at a time to
 /// cover a randomly chosen uncovered square, taking the move that leaves the fewest squares
