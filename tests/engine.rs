@@ -252,3 +252,18 @@ fn the_empty_row_and_column_bound_holds() {
         }
     }
 }
+
+#[test]
+fn the_widest_bitboards_work() {
+    // 32x32 and 17x31 use 16 words, 16x32 8 words: proofs that a few queens are not enough run
+    // through the same kernel as everywhere else.
+    let options = SearchOptions::parallel();
+    for (r, c, too_few) in [(32, 32, 4), (16, 32, 3), (17, 31, 3)] {
+        let board = Board::new(r, c).unwrap();
+        for problem in [Problem::Domination, Problem::IndependentDomination] {
+            let none = search_at_most(board, problem, too_few, &options).unwrap();
+            assert!(none.layout.is_none(), "{problem} of {board}");
+            assert!(none.nodes > 0);
+        }
+    }
+}
