@@ -379,6 +379,8 @@ pub struct Geometry<const W: usize> {
     /// Two different lines through `s` meet only at `s`, so `|cover[s] ∩ X|` is the sum of the
     /// four lines' counts in X, less 3 if `s` is in X.
     pub lines: Vec<[u8; 4]>,
+    /// Squares on each line, by slot.
+    pub line_len: [u8; LINE_SLOTS],
 }
 
 impl<const W: usize> Geometry<W> {
@@ -418,12 +420,19 @@ impl<const W: usize> Geometry<W> {
                 }
                 out
             })
-            .collect();
+            .collect::<Vec<[u8; 4]>>();
+        let mut line_len = [0u8; LINE_SLOTS];
+        for slots in &lines {
+            for &l in slots {
+                line_len[l as usize] += 1;
+            }
+        }
         Geometry {
             board,
             full,
             cover,
             lines,
+            line_len,
         }
     }
 }

@@ -59,8 +59,6 @@ pub(crate) struct Searcher<'a, const W: usize> {
     /// Forbidden squares per line, kept up to date as squares are forbidden and released, so that
     /// candidate counts cost four lookups per square.
     line_forbidden: [u8; LINE_SLOTS],
-    /// Squares per line.
-    line_len: [u8; LINE_SLOTS],
     /// Scratch, reused at every node: forbidden uncovered squares per line (independent domination),
     /// coverage of each allowed square, and a bucket sort by coverage.
     line_scratch: [u8; LINE_SLOTS],
@@ -72,8 +70,6 @@ pub(crate) struct Searcher<'a, const W: usize> {
 impl<'a, const W: usize> Searcher<'a, W> {
     pub fn new(geo: &'a Geometry<W>, shared: &'a Shared, independent: bool, path: u64) -> Self {
         let n = geo.board.squares();
-        let mut line_len = [0u8; LINE_SLOTS];
-        count_lines(geo, &geo.full, &mut line_len);
         let scratch = SCRATCH
             .with(|pool| pool.borrow_mut().pop())
             .unwrap_or_else(Scratch::new);
@@ -94,7 +90,6 @@ impl<'a, const W: usize> Searcher<'a, W> {
             depth: 0,
             line_uncovered,
             line_forbidden: [0; LINE_SLOTS],
-            line_len,
             line_scratch: [0; LINE_SLOTS],
             cov,
             by_cov,
@@ -160,7 +155,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
             count_lines(geo, &uncovered.and(&node.forbidden), &mut self.line_scratch);
             (&self.line_uncovered[self.depth], &self.line_scratch)
         } else {
-            (&self.line_len, &self.line_forbidden)
+            (&geo.line_len, &self.line_forbidden)
         };
         let mut best_square = usize::MAX;
         let mut best_count = u32::MAX;
