@@ -11,6 +11,7 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use crate::board::{Bits, Geometry, LINE_FAMILY_OFFSET, LINE_SLOTS, MAX_SIDE};
 
+use super::count::{Recorder, Tally};
 use super::shared::{Key, Shared};
 
 /// Most queens a layout can hold: every board up to 32×32 is dominated by at most 32 queens (a full
@@ -47,6 +48,10 @@ pub(crate) enum Expansion {
 pub(crate) struct Searcher<'a, const W: usize> {
     geo: &'a Geometry<W>,
     shared: &'a Shared,
+    /// Counting: every layout within the limit goes here (into `tally`), and none is kept as the
+    /// best. Without it the search keeps the best layout in `shared`.
+    recorder: Option<&'a dyn Recorder>,
+    tally: Tally,
     independent: bool,
     /// Where this part sits in the global search order (see `Shared`).
     path: u64,
@@ -68,7 +73,13 @@ pub(crate) struct Searcher<'a, const W: usize> {
 }
 
 impl<'a, const W: usize> Searcher<'a, W> {
-    pub fn new(geo: &'a Geometry<W>, shared: &'a Shared, independent: bool, path: u64) -> Self {
+    pub fn new(
+        geo: &'a Geometry<W>,
+        shared: &'a Shared,
+        recorder: Option<&'a dyn Recorder>,
+        independent: bool,
+        path: u64,
+    ) -> Self {
         let n = geo.board.squares();
         let scratch = SCRATCH
             .with(|pool| pool.borrow_mut().pop())
@@ -83,6 +94,8 @@ impl<'a, const W: usize> Searcher<'a, W> {
         Searcher {
             geo,
             shared,
+            recorder,
+            tally: Tally::default(),
             independent,
             path,
             nodes: 0,
@@ -111,8 +124,15 @@ impl<'a, const W: usize> Searcher<'a, W> {
     }
 
     pub fn record_layout(&mut self) {
-        self.shared
-            .offer(Key::new(self.depth, self.path), &self.queens[..self.depth]);
+        match self.recorder {
+            // A part that starts below the limit (a second-queen part when counting layouts of
+            // one queen) may still cover the board: that is no layout within the limit.
+            Some(_) if self.depth > self.limit() => {}
+            Some(recorder) => recorder.record(&self.queens[..self.depth], &mut self.tally),
+            None => self
+                .shared
+                .offer(Key::new(self.depth, self.path), &self.queens[..self.depth]),
+        }
     }
 
     #[inline(always)]
@@ -321,6 +341,31 @@ impl<'a, const W: usize> Searcher<'a, W> {
         weight > remaining as f64 + 1e-9
     }
 
+    /// The candidates of `node` in search order, as [`Searcher::expand`] gives them, but without
+    /// any bound: the children of a node depend on its state only, so that a part of the tree can
+    /// be named by the positions of its queens among these candidates (see `space`). `None` when
+    /// every square is covered or some uncovered square has no candidate left.
+    pub fn candidates(
+        &mut self,
+        node: &Node<W>,
+        cands: &mut [u16; MAX_CANDIDATES],
+    ) -> Option<usize> {
+        let geo = self.geo;
+        let uncovered = geo.full.minus(&node.covered);
+        if uncovered.is_empty() {
+            return None;
+        }
+        count_lines(geo, &uncovered, &mut self.line_uncovered[self.depth]);
+        let allowed = self.allowed(node, &uncovered);
+        let square = self.branch_square(node, &uncovered, &allowed)?;
+        let mut n = 0;
+        geo.cover[square].and(&allowed).for_each(|v| {
+            cands[n] = v as u16;
+            n += 1;
+        });
+        Some(n)
+    }
+
     /// Search the subtree of `node` (whose queens are `queens[..depth]`, whose forbidden squares are
     /// counted in `line_forbidden`) to the end; `screened` as for [`Searcher::expand`].
     pub fn search(&mut self, node: Node<W>, screened: usize) {
@@ -453,24 +498,21 @@ impl<'a, const W: usize> Searcher<'a, W> {
                     break;
                 }
             }
-            if let Some(w) = second.first() {
+            if self.recorder.is_some() {
+                // Counting wants every second queen, not the first.
+                while let Some(w) = second.first() {
+                    second.clear(w);
+                    self.queens[self.depth + 1] = w as u16;
+                    self.depth += 2;
+                    self.record_layout();
+                    self.depth -= 2;
+                }
+            } else if let Some(w) = second.first() {
                 self.queens[self.depth + 1] = w as u16;
                 self.depth += 2;
                 self.record_layout();
                 self.depth -= 2;
             }
-        }
-    }
-
-    /// The child nodes of `node` in search order (for splitting work across workers).
-    pub fn child(&self, node: &Node<W>, cands: &[u16], i: usize) -> Node<W> {
-        let mut forbidden = node.forbidden;
-        for &v in &cands[..i] {
-            forbidden.set(v as usize);
-        }
-        Node {
-            covered: node.covered.or(&self.geo.cover[cands[i] as usize]),
-            forbidden,
         }
     }
 }
@@ -499,6 +541,9 @@ thread_local! {
 
 impl<const W: usize> Drop for Searcher<'_, W> {
     fn drop(&mut self) {
+        if let Some(recorder) = self.recorder {
+            recorder.flush(&mut self.tally);
+        }
         let scratch = Scratch {
             line_uncovered: std::mem::take(&mut self.line_uncovered),
             cov: std::mem::take(&mut self.cov),

@@ -8,9 +8,12 @@
 //! few levels down so that all cores stay busy to the end. Workers share the best layout's size
 //! through one atomic word (see the `shared` module).
 
+mod count;
 mod heuristic;
 mod kernel;
+mod part;
 mod shared;
+mod space;
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
@@ -19,11 +22,17 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::board::{words_for, Bits, Board, Geometry, Layout, Symmetry};
+use crate::board::{words_for, Board, Layout};
 use crate::check::{check_dominating, check_independent_dominating, CheckError};
 
-use kernel::{Expansion, Node, Searcher, MAX_CANDIDATES};
-use shared::{child_path, root_path, Key, Shared, MAX_ROOT_PARTS, MAX_SPLIT_LEVELS};
+use count::{Counter, Recorder};
+use kernel::{Expansion, Searcher, MAX_CANDIDATES};
+use shared::{Key, Shared, MAX_SPLIT_LEVELS};
+use space::{Located, SpaceW};
+
+pub use part::{
+    Found, Goal, Incumbent, LayoutCount, PartOutcome, PartPath, PartPathError, PartResult, Rank,
+};
 
 /// Which number to compute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -95,6 +104,11 @@ pub enum SearchError {
     /// The independent checker refused a layout the search produced: a bug in the search.
     #[error("internal error: the search produced a layout that fails the independent check: {0}")]
     Check(#[from] CheckError),
+    /// Two searches disagree: a bug in the search.
+    #[error("internal error: {0}")]
+    Inconsistent(String),
+    #[error("part {0} is not a part of this search")]
+    NoSuchPart(String),
 }
 
 /// A proven optimum with a witness layout.
@@ -120,16 +134,23 @@ pub fn solve(
     problem: Problem,
     options: &SearchOptions,
 ) -> Result<Solution, SearchError> {
-    let found = dispatch(board, problem, None, options)?;
-    let (layout, nodes) = (
-        found.layout.expect("the heuristic always gives a layout"),
-        found.nodes,
-    );
+    let space = SearchSpace::new(board, problem);
+    let start = space.start_layout(options.parallel);
+    let outcome = space.run(
+        &PartPath::whole(),
+        &Goal::Improve(Incumbent::start(start.clone())),
+        options,
+    )?;
+    let layout = match outcome.result {
+        PartResult::Improve(Some(found)) => found.layout,
+        PartResult::Improve(None) => start,
+        PartResult::Count(_) => unreachable!("an improving search gives no counts"),
+    };
     problem.check(&layout, layout.len())?;
     Ok(Solution {
         problem,
         layout,
-        nodes,
+        nodes: outcome.nodes,
     })
 }
 
@@ -149,271 +170,467 @@ pub fn search_at_most(
     max_queens: usize,
     options: &SearchOptions,
 ) -> Result<Bounded, SearchError> {
-    let found = dispatch(board, problem, Some(max_queens), options)?;
-    if let Some(layout) = &found.layout {
+    let space = SearchSpace::new(board, problem);
+    let goal = Goal::Improve(Incumbent::at_most(max_queens.min(kernel::MAX_QUEENS)));
+    let outcome = space.run(&PartPath::whole(), &goal, options)?;
+    let layout = match outcome.result {
+        PartResult::Improve(found) => found.map(|f| f.layout),
+        PartResult::Count(_) => unreachable!("an improving search gives no counts"),
+    };
+    if let Some(layout) = &layout {
         problem.check(layout, layout.len())?;
     }
-    Ok(found)
+    Ok(Bounded {
+        layout,
+        nodes: outcome.nodes,
+    })
 }
 
-fn dispatch(
+/// Every minimum layout of a board, counted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counted {
+    pub problem: Problem,
+    /// γ or i, proven (by `solve`, and again by the count: it finds no smaller layout).
+    pub queens: usize,
+    /// The minimum layouts.
+    pub layouts: u64,
+    /// Their classes under the board's symmetries.
+    pub classes: u64,
+    /// The number of symmetries of the board (8 for a square board, 4 otherwise).
+    pub symmetries: usize,
+    /// With `representatives`: the canonical member and the size of every class, in increasing
+    /// order of the canonical members (row-major squares).
+    pub representatives: Vec<(Layout, usize)>,
+    /// Nodes of the proof and of the count.
+    pub nodes: u64,
+}
+
+/// Count every minimum layout of `board` and their classes under the board's symmetries. The
+/// counts are exact and do not depend on the threads; every representative is checked.
+pub fn count(
     board: Board,
     problem: Problem,
-    max_queens: Option<usize>,
+    representatives: bool,
     options: &SearchOptions,
-) -> Result<Bounded, SearchError> {
-    match words_for(board) {
-        1 => run::<1>(board, problem, max_queens, options),
-        2 => run::<2>(board, problem, max_queens, options),
-        4 => run::<4>(board, problem, max_queens, options),
-        8 => run::<8>(board, problem, max_queens, options),
-        _ => run::<16>(board, problem, max_queens, options),
+) -> Result<Counted, SearchError> {
+    let solution = solve(board, problem, options)?;
+    let queens = solution.queens();
+    let space = SearchSpace::new(board, problem);
+    let goal = Goal::Count {
+        queens,
+        representatives,
+    };
+    let outcome = space.run(&PartPath::whole(), &goal, options)?;
+    let PartResult::Count(mut counted) = outcome.result else {
+        unreachable!("a count gives counts")
+    };
+    if let Some(smaller) = counted.smaller {
+        // The proof said otherwise: one of the two searches is wrong.
+        return Err(SearchError::Inconsistent(format!(
+            "the count found a layout of {} queens ({}) below the proven minimum {queens}",
+            smaller.len(),
+            smaller.to_squares_string()
+        )));
     }
+    if counted.layouts == 0 {
+        return Err(SearchError::Inconsistent(format!(
+            "the count found no layout of the proven minimum {queens}"
+        )));
+    }
+    for (layout, _) in &counted.representatives {
+        problem.check(layout, queens)?;
+    }
+    counted
+        .representatives
+        .sort_by(|a, b| a.0.queens().cmp(b.0.queens()));
+    Ok(Counted {
+        problem,
+        queens,
+        layouts: counted.layouts,
+        classes: counted.classes,
+        symmetries: board.symmetries().len(),
+        representatives: counted.representatives,
+        nodes: solution.nodes + outcome.nodes,
+    })
 }
 
-/// The classes of `squares` under `symmetries` (which must map the set onto itself), each as
-/// (representative: its lowest square, the whole class), in search order.
-fn square_classes<const W: usize>(
-    geo: &Geometry<W>,
-    symmetries: &[Symmetry],
-    squares: &Bits<W>,
-    order: PartOrder,
-) -> Vec<(usize, Vec<usize>)> {
-    let board = geo.board;
-    let mut classes: Vec<(usize, Vec<usize>)> = Vec::new();
-    squares.for_each(|s| {
-        let mut class: Vec<usize> = symmetries
-            .iter()
-            .map(|g| board.index(g.apply(board, board.square(s))))
-            .collect();
-        class.sort_unstable();
-        class.dedup();
-        if class[0] == s {
-            classes.push((s, class));
-        }
-    });
-    if order == PartOrder::StrongestFirst {
-        classes.sort_by_key(|(s, _)| (std::cmp::Reverse(geo.cover[*s].count()), *s));
-    }
-    classes
-}
-
-/// The order of the parts of a cut.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum PartOrder {
-    /// Row-major. Measured best for proofs (14x14, no 7 queens: 662k nodes against 942k
-    /// strongest-first; 16x16, no 8: 6.0M against 10.7M), so domination uses it once the local
-    /// search has found a good layout to prove.
-    BoardOrder,
-    /// Squares covering most first: these parts find layouts early, which is what independent
-    /// domination, starting from a greedy layout only, needs.
-    StrongestFirst,
-}
-
-impl PartOrder {
-    fn for_problem(independent: bool) -> PartOrder {
-        if independent {
-            PartOrder::StrongestFirst
-        } else {
-            PartOrder::BoardOrder
-        }
-    }
-}
-
-/// One part per symmetry class of squares (see [`square_classes`]).
-fn first_queen_parts<const W: usize>(
-    geo: &Geometry<W>,
-    order: PartOrder,
-) -> Vec<(usize, Vec<usize>)> {
-    let parts = square_classes(geo, &geo.board.symmetries(), &geo.full, order);
-    assert!(parts.len() <= MAX_ROOT_PARTS);
-    parts
-}
-
-/// Symmetry breaking inside a part whose first queen `first` is fixed by some symmetries (a square
-/// on a diagonal or a middle line, or the centre): the part's subproblem is invariant under those
-/// symmetries, so it is cut again by the second queen, one subpart per class of squares under them,
-/// exactly as the root is cut by the first queen. Each subpart is (second queen, the squares of the
-/// classes before it). `None` when only the identity fixes `first`, when `first` alone covers the
-/// board, or when there would be too many subparts to number.
-fn second_queen_parts<const W: usize>(
-    geo: &Geometry<W>,
-    first: usize,
-    node: &Node<W>,
-    independent: bool,
-) -> Option<Vec<(usize, Bits<W>)>> {
-    let board = geo.board;
-    let fixing: Vec<Symmetry> = board
-        .symmetries()
-        .into_iter()
-        .filter(|g| g.apply(board, board.square(first)) == board.square(first))
-        .collect();
-    if fixing.len() < 2 || node.covered == geo.full {
-        return None;
-    }
-    // Where a second queen may stand; both the covered and the forbidden squares are unions of
-    // classes, so this set is mapped onto itself by every symmetry fixing `first`.
-    let mut allowed = if independent {
-        geo.full.minus(&node.covered)
-    } else {
-        geo.full
-    }
-    .minus(&node.forbidden);
-    allowed.clear(first);
-    let classes = square_classes(geo, &fixing, &allowed, PartOrder::for_problem(independent));
-    if classes.is_empty() || classes.len() > 255 {
-        return None;
-    }
-    let mut before = Bits::<W>::EMPTY;
-    let mut out = Vec::with_capacity(classes.len());
-    for (t, class) in classes {
-        out.push((t, before));
-        for s in class {
-            before.set(s);
-        }
-    }
-    Some(out)
-}
-
-struct Run<'a, const W: usize> {
-    geo: &'a Geometry<W>,
-    shared: &'a Shared,
-    independent: bool,
-    parallel: bool,
-    nodes: AtomicU64,
-}
-
-fn run<const W: usize>(
-    board: Board,
+/// The search space of one board and problem: its parts, and the one way to search a part.
+pub struct SearchSpace {
     problem: Problem,
-    max_queens: Option<usize>,
-    options: &SearchOptions,
-) -> Result<Bounded, SearchError> {
-    let geo = Geometry::<W>::new(board);
-    let independent = problem.independent();
-    let (key, layout) = match max_queens {
-        // Path 0 ranks before every part, so all parts look for strictly fewer queens.
-        None => {
-            let mut start = heuristic::greedy(&geo, independent);
-            if !independent {
-                start = heuristic::shrink(&geo, start, options.parallel);
-            }
-            (Key::new(start.len(), 0), Some(start))
+    inner: Widths,
+}
+
+/// The space at the bitboard width the board needs.
+enum Widths {
+    W1(Box<SpaceW<1>>),
+    W2(Box<SpaceW<2>>),
+    W4(Box<SpaceW<4>>),
+    W8(Box<SpaceW<8>>),
+    W16(Box<SpaceW<16>>),
+}
+
+/// Run `$body` with `$s` bound to the space at its width (a `SpaceW<W>` with `W` in scope).
+macro_rules! with_space {
+    ($self:expr, $s:ident => $body:expr) => {
+        match &$self.inner {
+            Widths::W1($s) => $body,
+            Widths::W2($s) => $body,
+            Widths::W4($s) => $body,
+            Widths::W8($s) => $body,
+            Widths::W16($s) => $body,
         }
-        Some(k) => (Key::new(k.min(kernel::MAX_QUEENS) + 1, 0), None),
     };
-    let shared = Shared::new(key, layout, options.cancel.clone());
-    let parts = first_queen_parts(&geo, PartOrder::for_problem(independent));
-    let mut before = vec![Bits::<W>::EMPTY; parts.len()];
-    for j in 1..parts.len() {
-        before[j] = before[j - 1];
-        for &s in &parts[j - 1].1 {
-            before[j].set(s);
-        }
-    }
-    let run = Run {
-        geo: &geo,
-        shared: &shared,
-        independent,
-        parallel: options.parallel,
-        nodes: AtomicU64::new(0),
-    };
-    let done = AtomicUsize::new(0);
-    let part = |j: usize| {
-        let first = parts[j].0;
-        let node = Node {
-            covered: geo.cover[first],
-            forbidden: before[j],
+}
+
+impl SearchSpace {
+    pub fn new(board: Board, problem: Problem) -> SearchSpace {
+        let independent = problem.independent();
+        let inner = match words_for(board) {
+            1 => Widths::W1(Box::new(SpaceW::new(board, independent))),
+            2 => Widths::W2(Box::new(SpaceW::new(board, independent))),
+            4 => Widths::W4(Box::new(SpaceW::new(board, independent))),
+            8 => Widths::W8(Box::new(SpaceW::new(board, independent))),
+            _ => Widths::W16(Box::new(SpaceW::new(board, independent))),
         };
-        match second_queen_parts(&geo, first, &node, independent) {
-            Some(subparts) => {
-                let sub = |k: usize| {
-                    let (second, ref before_second) = subparts[k];
-                    let node = Node {
-                        covered: node.covered.or(&geo.cover[second]),
-                        forbidden: node.forbidden.or(before_second),
-                    };
-                    let path = child_path(root_path(j), 1, k);
-                    run.task(node, &[first as u16, second as u16], path, 1);
-                };
-                if options.parallel {
-                    (0..subparts.len()).into_par_iter().for_each(sub);
-                } else {
-                    (0..subparts.len()).for_each(sub);
-                }
+        SearchSpace { problem, inner }
+    }
+
+    pub fn board(&self) -> Board {
+        with_space!(self, s => s.board())
+    }
+
+    pub fn problem(&self) -> Problem {
+        self.problem
+    }
+
+    /// The layout a search starts from: greedy, then (for γ) a local search for smaller ones.
+    /// Deterministic; with `parallel`, restarts run side by side with the same outcome.
+    pub fn start_layout(&self, parallel: bool) -> Layout {
+        let queens = with_space!(self, s => {
+            let start = heuristic::greedy(&s.geo, s.independent);
+            if s.independent {
+                start
+            } else {
+                heuristic::shrink(&s.geo, start, parallel)
             }
-            None => run.task(node, &[first as u16], root_path(j), 0),
-        }
-        let finished = done.fetch_add(1, Relaxed) + 1;
-        if let Some(progress) = &options.progress {
-            progress(finished, parts.len());
-        }
-    };
-    if options.parallel {
-        (0..parts.len()).into_par_iter().for_each(part);
-    } else {
-        (0..parts.len()).for_each(part);
+        });
+        self.layout(&queens)
     }
-    if shared.stopped() {
-        return Err(SearchError::Cancelled);
+
+    /// The parts one level below `part`, in search order, or `None` if `part` names no part of
+    /// this tree. A part that cannot be cut further (its first uncovered square has no candidate,
+    /// every square is covered, or the search order has no room for another level) has none.
+    pub fn children(&self, part: &PartPath) -> Option<Vec<PartPath>> {
+        with_space!(self, s => {
+            let at = s.locate(part.indices())?;
+            if part.depth() >= space::MAX_PATH_LEN {
+                return Some(Vec::new());
+            }
+            Some(s.children(&at).into_iter().map(|(i, _)| part.child(i)).collect())
+        })
     }
-    let (_, best) = shared.best();
-    let layout = best.map(|queens| {
+
+    /// The queens a part places before its search starts, or `None` for a path of no part.
+    pub fn part_queens(&self, part: &PartPath) -> Option<Layout> {
+        let queens = with_space!(self, s => s.locate(part.indices())?.queens);
+        Some(self.layout(&queens))
+    }
+
+    /// Whether the bounds at the top of `part` already show it holds nothing for `goal` (so a
+    /// plan may leave it out). `None` for a path of no part.
+    pub fn is_hopeless(&self, part: &PartPath, goal: &Goal) -> Option<bool> {
+        with_space!(self, s => {
+            let at = s.locate(part.indices())?;
+            let shared = shared_for(s, goal);
+            let mut searcher = Searcher::new(&s.geo, &shared, None, s.independent, at.order_path);
+            searcher.enter(&at.queens, &at.node);
+            let mut cands = [0u16; MAX_CANDIDATES];
+            Some(matches!(searcher.expand(&at.node, &mut cands, 0), Expansion::Pruned))
+        })
+    }
+
+    /// An estimate of the nodes the search of `part` expands for `goal` (Knuth's random probes:
+    /// the mean, over `probes` random paths from the part down to a leaf, of the sum of the
+    /// products of the branching factors met; unbiased, with a fixed seed). Cheap beside the
+    /// search for parts of more than a few thousand nodes. `None` for a path of no part.
+    pub fn estimate(&self, part: &PartPath, goal: &Goal, probes: u32, seed: u64) -> Option<f64> {
+        with_space!(self, s => {
+            let at = s.locate(part.indices())?;
+            let shared = shared_for(s, goal);
+            Some(estimate::<_>(s, &shared, &at, probes, seed))
+        })
+    }
+
+    /// Search `part` for `goal`: the one entry point that `solve`, `count` and the distributed
+    /// commands share. Pure: no I/O; the result depends only on the part, the goal and (for
+    /// `Improve`) nothing else, whatever the threads.
+    pub fn run(
+        &self,
+        part: &PartPath,
+        goal: &Goal,
+        options: &SearchOptions,
+    ) -> Result<PartOutcome, SearchError> {
+        with_space!(self, s => self.run_in(s, part, goal, options))
+    }
+
+    fn run_in<const W: usize>(
+        &self,
+        space: &SpaceW<W>,
+        part: &PartPath,
+        goal: &Goal,
+        options: &SearchOptions,
+    ) -> Result<PartOutcome, SearchError> {
+        let at = space
+            .locate(part.indices())
+            .ok_or_else(|| SearchError::NoSuchPart(part.to_string()))?;
+        let mut shared = shared_for(space, goal);
+        shared.set_cancel(options.cancel.clone());
+        let (target, representatives) = match goal {
+            Goal::Count {
+                queens,
+                representatives,
+            } => (Some(*queens), *representatives),
+            Goal::Improve(_) => (None, false),
+        };
+        let counter = target.map(|t| Counter::new(space, t, representatives));
+        let run = Run {
+            space,
+            shared: &shared,
+            recorder: counter.as_ref().map(|c| c as &dyn Recorder),
+            parallel: options.parallel,
+            split_below: (at.depth.max(1) - 1 + SPLIT_LEVELS).min(MAX_SPLIT_LEVELS),
+            nodes: AtomicU64::new(0),
+            progress: options.progress.clone(),
+        };
+        run.part(at, true);
+        if shared.stopped() {
+            return Err(SearchError::Cancelled);
+        }
+        let nodes = run.nodes.load(Relaxed);
+        let result = match (goal, counter) {
+            (Goal::Improve(incumbent), _) => {
+                let (key, best) = shared.best();
+                let found = best
+                    .filter(|_| incumbent.is_beaten_by(key.size(), Rank(key.path())))
+                    .map(|queens| Found {
+                        layout: self.layout(&queens),
+                        rank: Rank(key.path()),
+                    });
+                PartResult::Improve(found)
+            }
+            (Goal::Count { .. }, Some(counter)) => {
+                let tally = counter.into_total();
+                PartResult::Count(LayoutCount {
+                    layouts: tally.layouts,
+                    classes: tally.classes,
+                    representatives: tally
+                        .representatives
+                        .iter()
+                        .map(|(q, n)| (self.layout(q), *n as usize))
+                        .collect(),
+                    smaller: tally.smaller.as_deref().map(|q| self.layout(q)),
+                })
+            }
+            (Goal::Count { .. }, None) => unreachable!("counting has a counter"),
+        };
+        Ok(PartOutcome { result, nodes })
+    }
+
+    fn layout(&self, queens: &[u16]) -> Layout {
+        let board = self.board();
         Layout::new(
             board,
             queens.iter().map(|&q| board.square(q as usize)).collect(),
         )
-    });
-    Ok(Bounded {
-        layout,
-        nodes: run.nodes.load(Relaxed),
-    })
+    }
+}
+
+/// The shared state a goal starts from: the incumbent's key, or, when counting, a key one above the
+/// size counted that no layout ever replaces (nothing is offered), so every part searches to it.
+fn shared_for<const W: usize>(space: &SpaceW<W>, goal: &Goal) -> Shared {
+    let board = space.board();
+    match goal {
+        Goal::Improve(incumbent) => {
+            let queens = incumbent.layout.as_ref().map(|l| {
+                l.queens()
+                    .iter()
+                    .map(|&q| board.index(q) as u16)
+                    .collect::<Vec<u16>>()
+            });
+            Shared::new(
+                Key::new(
+                    incumbent.queens.min(kernel::MAX_QUEENS + 1),
+                    incumbent.rank.0,
+                ),
+                queens,
+                None,
+            )
+        }
+        Goal::Count { queens, .. } => Shared::new(
+            Key::new((*queens).min(kernel::MAX_QUEENS) + 1, 0),
+            None,
+            None,
+        ),
+    }
+}
+
+/// Knuth's estimator of the size of the tree below `at`.
+fn estimate<const W: usize>(
+    space: &SpaceW<W>,
+    shared: &Shared,
+    at: &Located<W>,
+    probes: u32,
+    seed: u64,
+) -> f64 {
+    let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut total = 0.0;
+    let mut cands = [0u16; MAX_CANDIDATES];
+    for _ in 0..probes.max(1) {
+        let mut here = at.clone();
+        let mut weight = 1.0;
+        loop {
+            total += weight;
+            // The structural cuts first (root parts, second-queen parts), then the branching.
+            let children: Vec<Located<W>> = if space.is_structural(&here) {
+                space.children(&here).into_iter().map(|(_, c)| c).collect()
+            } else {
+                let mut s =
+                    Searcher::new(&space.geo, shared, None, space.independent, here.order_path);
+                s.enter(&here.queens, &here.node);
+                match s.expand(&here.node, &mut cands, 0) {
+                    Expansion::Branch(n) => {
+                        let uncovered = space.geo.full.minus(&here.node.covered);
+                        let need = uncovered.count() as usize;
+                        let child_remaining = s.limit().saturating_sub(s.depth + 1);
+                        let mut kids = Vec::with_capacity(n);
+                        for i in 0..n {
+                            if !s.child_is_hopeless(
+                                &uncovered,
+                                need,
+                                cands[i] as usize,
+                                child_remaining,
+                            ) {
+                                kids.push(space.branch_child(&here, &cands, i));
+                            }
+                        }
+                        kids
+                    }
+                    _ => break,
+                }
+            };
+            if children.is_empty() {
+                break;
+            }
+            weight *= children.len() as f64;
+            let pick = (next() % children.len() as u64) as usize;
+            here = children.into_iter().nth(pick).expect("picked a child");
+        }
+    }
+    total / probes.max(1) as f64
 }
 
 /// Below this many queens still to place, a part is searched by one worker without splitting.
 const SPLIT_MIN_REMAINING: usize = 3;
-/// Parts are split at most this many levels below the first queen.
+/// A part run in parallel is split at most this many levels below its own.
 const SPLIT_LEVELS: usize = 3;
 
+/// One search of one part, on the current rayon pool or sequentially.
+struct Run<'a, const W: usize> {
+    space: &'a SpaceW<W>,
+    shared: &'a Shared,
+    recorder: Option<&'a dyn Recorder>,
+    parallel: bool,
+    /// Levels of the search order below which parts are no longer split across workers.
+    split_below: usize,
+    nodes: AtomicU64,
+    progress: Option<PartProgress>,
+}
+
 impl<const W: usize> Run<'_, W> {
-    fn task(&self, node: Node<W>, queens: &[u16], path: u64, level: usize) {
-        let mut s = Searcher::new(self.geo, self.shared, self.independent, path);
-        s.enter(queens, &node);
+    /// Search the part at `at`. The structural cuts (the root parts, a root part's second-queen
+    /// parts) are always taken, on the pool or in order; below them [`Run::task`] splits only to
+    /// keep workers busy. With `top`, progress is reported as the part's children finish.
+    fn part(&self, at: Located<W>, top: bool) {
+        if !self.space.is_structural(&at) {
+            self.task(at);
+            if top {
+                if let Some(progress) = &self.progress {
+                    progress(1, 1);
+                }
+            }
+            return;
+        }
+        let children = self.space.children(&at);
+        let total = children.len();
+        let done = AtomicUsize::new(0);
+        let each = |(_, child): (usize, Located<W>)| {
+            if self.shared.should_stop() {
+                return;
+            }
+            self.part(child, false);
+            let finished = done.fetch_add(1, Relaxed) + 1;
+            if top {
+                if let Some(progress) = &self.progress {
+                    progress(finished, total);
+                }
+            }
+        };
+        if self.parallel {
+            children.into_par_iter().for_each(each);
+        } else {
+            children.into_iter().for_each(each);
+        }
+    }
+
+    fn task(&self, at: Located<W>) {
+        let space = self.space;
+        let mut s = Searcher::new(
+            &space.geo,
+            self.shared,
+            self.recorder,
+            space.independent,
+            at.order_path,
+        );
+        s.enter(&at.queens, &at.node);
+        let level = at.depth - 1;
         let split = self.parallel
-            && level < SPLIT_LEVELS.min(MAX_SPLIT_LEVELS)
+            && level < self.split_below
             && s.limit().saturating_sub(s.depth) >= SPLIT_MIN_REMAINING;
         if !split {
-            s.search(node, 0);
+            s.search(at.node, 0);
             self.nodes.fetch_add(s.nodes, Relaxed);
             return;
         }
         let mut cands = [0u16; MAX_CANDIDATES];
-        let expansion = s.expand(&node, &mut cands, 0);
+        let expansion = s.expand(&at.node, &mut cands, 0);
         self.nodes.fetch_add(s.nodes, Relaxed);
         match expansion {
             Expansion::Layout => s.record_layout(),
             Expansion::Pruned => {}
             Expansion::Branch(n) => {
                 // Screened with the line bound as the sequential search screens them; a hopeless
-                // child is still forbidden for its later siblings (`child` does that).
-                let uncovered = self.geo.full.minus(&node.covered);
+                // child is still forbidden for its later siblings (`branch_child` does that).
+                let uncovered = space.geo.full.minus(&at.node.covered);
                 let need = uncovered.count() as usize;
                 let child_remaining = s.limit().saturating_sub(s.depth + 1);
-                let mut children: Vec<(usize, Node<W>)> = Vec::with_capacity(n);
+                let mut children: Vec<Located<W>> = Vec::with_capacity(n);
                 for i in 0..n {
                     if !s.child_is_hopeless(&uncovered, need, cands[i] as usize, child_remaining) {
-                        children.push((i, s.child(&node, &cands, i)));
+                        children.push(space.branch_child(&at, &cands, i));
                     }
                 }
                 // Hand the buffers back before the children take their own.
                 drop(s);
-                children.into_par_iter().for_each(|(i, child)| {
-                    if self.shared.should_stop() {
-                        return;
+                children.into_par_iter().for_each(|child| {
+                    if !self.shared.should_stop() {
+                        self.task(child);
                     }
-                    let mut q = queens.to_vec();
-                    q.push(cands[i]);
-                    self.task(child, &q, child_path(path, level + 1, i), level + 1);
                 });
             }
         }
@@ -440,18 +657,5 @@ mod tests {
         assert_eq!(gamma(4, 4), 2);
         assert_eq!(gamma(3, 5), 2);
         assert_eq!(gamma(8, 8), 5);
-    }
-
-    #[test]
-    fn parts_cover_every_square_once() {
-        for (r, c) in [(5, 5), (4, 6), (1, 7), (6, 6)] {
-            let geo = Geometry::<1>::new(Board::new(r, c).unwrap());
-            for order in [PartOrder::BoardOrder, PartOrder::StrongestFirst] {
-                let parts = first_queen_parts(&geo, order);
-                let mut all: Vec<usize> = parts.iter().flat_map(|p| p.1.clone()).collect();
-                all.sort_unstable();
-                assert_eq!(all, (0..r * c).collect::<Vec<_>>());
-            }
-        }
     }
 }

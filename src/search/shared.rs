@@ -41,7 +41,7 @@ impl Key {
         (self.0 >> SIZE_SHIFT) as usize
     }
 
-    fn path(self) -> u64 {
+    pub fn path(self) -> u64 {
         self.0 & PATH_MASK
     }
 
@@ -73,6 +73,10 @@ impl Shared {
             cancel,
             stopped: AtomicBool::new(false),
         }
+    }
+
+    pub fn set_cancel(&mut self, cancel: Option<Arc<AtomicBool>>) {
+        self.cancel = cancel;
     }
 
     /// Offer a layout; it replaces the best if its key is smaller. Re-checked under the lock,
