@@ -201,6 +201,28 @@ impl Layout {
         )
     }
 
+    /// Every distinct image of the layout under the board's symmetries, in increasing order of
+    /// their (row-major, sorted) squares: the layout's class, whose first member is canonical.
+    pub fn class(&self) -> Vec<Layout> {
+        let mut images: Vec<Layout> = self
+            .board
+            .symmetries()
+            .into_iter()
+            .map(|g| {
+                Layout::new(
+                    self.board,
+                    self.queens
+                        .iter()
+                        .map(|&q| g.apply(self.board, q))
+                        .collect(),
+                )
+            })
+            .collect();
+        images.sort_by(|a, b| a.queens.cmp(&b.queens));
+        images.dedup();
+        images
+    }
+
     /// The CSV form: 1-based `row:col` squares separated by single spaces, e.g. `1:1 3:3`.
     pub fn to_squares_string(&self) -> String {
         let parts: Vec<String> = self

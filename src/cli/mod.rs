@@ -1,6 +1,7 @@
 //! Command-line definitions and the dispatch from a parsed command line to the library.
 
 mod bench;
+mod count;
 mod nqueens;
 mod output;
 mod progress;
@@ -24,6 +25,8 @@ pub struct Cli {
 enum Command {
     /// Compute γ (or i) of one or more boards and print an optimal layout as a diagram.
     Solve(solve::SolveArgs),
+    /// Count every minimum layout of one or more boards, and their classes under symmetry.
+    Count(count::CountArgs),
     /// Compute γ (or i) for every board in a range of sizes and write or resume the table.
     Table(table::TableArgs),
     /// Count (or list) the placements of N non-attacking queens on N×N (or N×M) boards (CSV).
@@ -112,6 +115,7 @@ pub fn run() -> i32 {
     let outcome = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Table(args) => table::run(args),
+        Command::Count(args) => count::run(args),
         Command::Nqueens(args) => nqueens::run(args),
         Command::Bench(args) => bench::run(args),
     };

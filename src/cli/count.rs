@@ -1,0 +1,127 @@
+//! `queendom count 8x8 [-i] [--list | --classes]`: the minimum, the number of minimum layouts and
+//! of their classes under the board's symmetries; or every layout, or one per class.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use queendom::search::{count, Problem, SearchError, SearchOptions};
+use queendom::table::parse_board;
+use queendom::{Board, Layout};
+
+use super::signals::Interrupt;
+use super::{print, progress, usage, Failure, ThreadArgs};
+
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Output: the minimum (γ, or i with -i), the number of minimum layouts, the number of their classes
+under the board's symmetries (the 8 rotations and reflections of a square board, the 4 of a
+rectangle: turning it half round and mirroring it either way), then nodes, seconds and threads.
+--list prints every minimum layout first, one per line, in increasing order of their squares
+(row-major); --classes prints the canonical member of each class (its lowest image) followed by
+the size of the class, in the same order. Every layout printed has passed the independent
+checker. The counts are exact and the same on any number of threads.")]
+pub struct CountArgs {
+    /// Boards as ROWSxCOLS (e.g. 8x8, 3x5); a single number N means NxN.
+    #[arg(value_name = "BOARD", required = true)]
+    boards: Vec<String>,
+    /// Independent domination i: no two queens may attack each other.
+    #[arg(short = 'i', long)]
+    independent: bool,
+    /// Print every minimum layout, one per line, before the counts.
+    #[arg(long, conflicts_with = "classes")]
+    list: bool,
+    /// Print one canonical layout per class and the size of its class, before the counts.
+    #[arg(long)]
+    classes: bool,
+    #[command(flatten)]
+    threads: ThreadArgs,
+}
+
+pub fn run(args: CountArgs) -> Result<(), Failure> {
+    let boards: Vec<Board> = args
+        .boards
+        .iter()
+        .map(|b| parse_board(b).map_err(usage))
+        .collect::<Result<_, _>>()?;
+    let problem = if args.independent {
+        Problem::IndependentDomination
+    } else {
+        Problem::Domination
+    };
+    let pool = args.threads.pool()?;
+    let interrupt = Interrupt::register()?;
+    let total = boards.len();
+    for (done, board) in boards.into_iter().enumerate() {
+        let start = Instant::now();
+        let bar = progress::bar(0, "parts");
+        bar.set_message(format!("counting {board}"));
+        let on_part = bar.clone();
+        let options = SearchOptions {
+            progress: Some(Arc::new(move |done, total| {
+                on_part.set_length(total as u64);
+                on_part.set_position(done as u64);
+            })),
+            cancel: Some(interrupt.flag()),
+            ..SearchOptions::parallel()
+        };
+        let keep = args.list || args.classes;
+        let counted = pool.install(|| count(board, problem, keep, &options));
+        bar.finish_and_clear();
+        let counted = match counted {
+            Err(SearchError::Cancelled) => {
+                eprintln!(
+                    "queendom: interrupted while counting {board} ({done} of {total} boards done)"
+                );
+                return Err(Failure::Interrupted(interrupt.exit_code()));
+            }
+            other => other?,
+        };
+        let seconds = start.elapsed().as_secs_f64();
+        let mut out = String::new();
+        if args.classes {
+            for (layout, size) in &counted.representatives {
+                problem.check(layout, counted.queens)?;
+                out.push_str(&format!(
+                    "{}  (class of {size})\n",
+                    layout.to_squares_string()
+                ));
+            }
+        }
+        if args.list {
+            let mut all: Vec<Layout> = counted
+                .representatives
+                .iter()
+                .flat_map(|(layout, _)| layout.class())
+                .collect();
+            all.sort_by(|a, b| a.queens().cmp(b.queens()));
+            if all.len() as u64 != counted.layouts {
+                return Err(Failure::Error(anyhow::anyhow!(
+                    "internal error: the classes of {board} hold {} layouts, the count says {}",
+                    all.len(),
+                    counted.layouts
+                )));
+            }
+            for layout in &all {
+                problem.check(layout, counted.queens)?;
+                out.push_str(&layout.to_squares_string());
+                out.push('\n');
+            }
+        }
+        let symbol = if args.independent { "i" } else { "γ" };
+        let group = if board.is_square() {
+            "the 8 rotations and reflections of the square"
+        } else {
+            "the 4 symmetries of the rectangle"
+        };
+        out.push_str(&format!(
+            "{symbol}({board}) = {}\nlayouts: {}\nclasses: {} (under {group})\n({} nodes, {seconds:.3} s, {} threads)\n\n",
+            counted.queens,
+            counted.layouts,
+            counted.classes,
+            counted.nodes,
+            args.threads.count(),
+        ));
+        print(&out)?;
+    }
+    Ok(())
+}
