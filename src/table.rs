@@ -93,6 +93,18 @@ impl SizeList {
     pub fn sizes(&self) -> &[usize] {
         &self.0
     }
+
+    /// A list of sizes known to be valid (e.g. read back from a plan), kept in order without
+    /// repeats.
+    pub fn from_sizes(sizes: &[usize]) -> SizeList {
+        let mut out: Vec<usize> = Vec::with_capacity(sizes.len());
+        for &n in sizes {
+            if !out.contains(&n) {
+                out.push(n);
+            }
+        }
+        SizeList(out)
+    }
 }
 
 impl std::str::FromStr for SizeList {
@@ -187,21 +199,40 @@ impl TableRunner {
 
     /// The row for `board`: searched, or taken from its transpose if that was done before.
     pub fn compute(&mut self, board: Board) -> Result<TableRow, SearchError> {
+        let (problem, options) = (self.problem, self.options.clone());
+        self.compute_with(board, |searched| {
+            solve(searched, problem, &options).map(|s| (s.layout, s.nodes))
+        })
+    }
+
+    /// As [`TableRunner::compute`], with `search` giving the optimal layout and the nodes of the
+    /// board it is handed (the board with at most as many rows as columns), e.g. from a
+    /// checkpointed search. Its layout is checked like any other.
+    pub fn compute_with<E: From<SearchError>>(
+        &mut self,
+        board: Board,
+        search: impl FnOnce(Board) -> Result<(Layout, u64), E>,
+    ) -> Result<TableRow, E> {
         let flip = board.rows() > board.cols();
         let searched = if flip { board.transposed() } else { board };
         let (layout, nodes, seconds) = match self.done.get(&searched) {
             Some(l) => (l.clone(), 0, 0.0),
             None => {
                 let start = Instant::now();
-                let s = solve(searched, self.problem, &self.options)?;
+                let (layout, nodes) = search(searched)?;
                 let seconds = start.elapsed().as_secs_f64();
-                self.done.insert(searched, s.layout.clone());
-                (s.layout, s.nodes, seconds)
+                self.problem
+                    .check(&layout, layout.len())
+                    .map_err(SearchError::from)?;
+                self.done.insert(searched, layout.clone());
+                (layout, nodes, seconds)
             }
         };
         let layout = if flip { layout.transposed() } else { layout };
         // Checked again on the board as written: a transposition slip must not reach a file.
-        self.problem.check(&layout, layout.len())?;
+        self.problem
+            .check(&layout, layout.len())
+            .map_err(SearchError::from)?;
         Ok(TableRow {
             board,
             problem: self.problem,

@@ -4,7 +4,9 @@ mod bench;
 mod count;
 mod nqueens;
 mod output;
+mod plan;
 mod progress;
+mod run_dir;
 mod signals;
 mod solve;
 mod table;
@@ -27,6 +29,14 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Count every minimum layout of one or more boards, and their classes under symmetry.
     Count(count::CountArgs),
+    /// Cut one board's search (or a table, or a count) into parts for many workers or machines.
+    Plan(plan::PlanArgs),
+    /// Run one part of a plan (--part K, --next, or SLURM_ARRAY_TASK_ID) and store its result.
+    Work(plan::WorkArgs),
+    /// Show how far a plan has come: parts done, running, left; nodes and CPU time.
+    Status(plan::StatusArgs),
+    /// Check every part's result and print the answer (or write the table) of a plan.
+    Merge(plan::MergeArgs),
     /// Compute γ (or i) for every board in a range of sizes and write or resume the table.
     Table(table::TableArgs),
     /// Count (or list) the placements of N non-attacking queens on N×N (or N×M) boards (CSV).
@@ -116,6 +126,10 @@ pub fn run() -> i32 {
         Command::Solve(args) => solve::run(args),
         Command::Table(args) => table::run(args),
         Command::Count(args) => count::run(args),
+        Command::Plan(args) => plan::plan(args),
+        Command::Work(args) => plan::work(args),
+        Command::Status(args) => plan::status(args),
+        Command::Merge(args) => plan::merge_run(args),
         Command::Nqueens(args) => nqueens::run(args),
         Command::Bench(args) => bench::run(args),
     };

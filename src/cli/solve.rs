@@ -3,10 +3,13 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use queendom::search::{solve, Problem, SearchError, SearchOptions};
+use std::path::PathBuf;
+
+use queendom::search::{solve, Problem, SearchError, SearchOptions, Solution};
 use queendom::table::parse_board;
 use queendom::Board;
 
+use super::plan::{checkpoint_dir, solve_checkpointed, CheckpointError};
 use super::signals::Interrupt;
 use super::{print, progress, usage, Failure, ThreadArgs};
 
@@ -18,6 +21,13 @@ pub struct SolveArgs {
     /// Independent domination i: no two queens may attack each other.
     #[arg(short = 'i', long)]
     independent: bool,
+    /// Keep every finished part of the search in DIR/BOARD-PROBLEM/ (a plan directory, see
+    /// `queendom plan`): an interrupted run resumes there, losing at most the part in progress.
+    #[arg(long, value_name = "DIR")]
+    checkpoint: Option<PathBuf>,
+    /// With --checkpoint: how many parts to cut a board into (see `queendom plan --parts`).
+    #[arg(long, value_name = "N", default_value_t = 64, requires = "checkpoint", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    parts: u32,
     #[command(flatten)]
     threads: ThreadArgs,
 }
@@ -49,16 +59,59 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
             cancel: Some(interrupt.flag()),
             ..SearchOptions::parallel()
         };
-        let solution = pool.install(|| solve(board, problem, &options));
-        bar.finish_and_clear();
-        let solution = match solution {
-            Err(SearchError::Cancelled) => {
-                eprintln!(
-                    "queendom: interrupted while searching {board} ({done} of {total} boards done)"
-                );
-                return Err(Failure::Interrupted(interrupt.exit_code()));
+        let solution = match &args.checkpoint {
+            None => {
+                let solution = pool.install(|| solve(board, problem, &options));
+                bar.finish_and_clear();
+                match solution {
+                    Err(SearchError::Cancelled) => {
+                        eprintln!(
+                            "queendom: interrupted while searching {board} ({done} of {total} boards done)"
+                        );
+                        return Err(Failure::Interrupted(interrupt.exit_code()));
+                    }
+                    other => other?,
+                }
             }
-            other => other?,
+            Some(dir) => {
+                let options = SearchOptions {
+                    progress: None,
+                    ..options
+                };
+                let on_part = |done, total| {
+                    bar.set_length(total as u64);
+                    bar.set_position(done as u64);
+                };
+                let threads = args.threads.count();
+                let outcome = pool.install(|| {
+                    solve_checkpointed(
+                        board,
+                        problem,
+                        dir,
+                        args.parts as usize,
+                        &options,
+                        threads,
+                        &on_part,
+                    )
+                });
+                bar.finish_and_clear();
+                match outcome {
+                    Ok((layout, nodes)) => Solution {
+                        problem,
+                        layout,
+                        nodes,
+                    },
+                    Err(CheckpointError::Cancelled(parts_done, parts)) => {
+                        let at = checkpoint_dir(dir, board, problem);
+                        eprintln!(
+                            "queendom: interrupted while searching {board} ({parts_done} of {parts} parts kept in {}); run the same command again to resume",
+                            at.display()
+                        );
+                        return Err(Failure::Interrupted(interrupt.exit_code()));
+                    }
+                    Err(CheckpointError::Usage(f) | CheckpointError::Other(f)) => return Err(f),
+                }
+            }
         };
         let seconds = start.elapsed().as_secs_f64();
         let symbol = if args.independent { "i" } else { "γ" };

@@ -19,6 +19,7 @@ use queendom::Board;
 use tempfile::NamedTempFile;
 
 use super::output::{Sink, Target};
+use super::plan::{solve_checkpointed, CheckpointError};
 use super::signals::Interrupt;
 use super::{progress, usage, Failure, ThreadArgs};
 
@@ -79,11 +80,15 @@ pub struct TableArgs {
     /// Start FILE afresh instead of resuming it (or replace a markdown/grid file).
     #[arg(long)]
     force: bool,
+    /// Keep every finished part of each board's search in DIR/BOARD-PROBLEM/ (see `queendom
+    /// solve --checkpoint`): an interrupted board resumes there instead of starting afresh.
+    #[arg(long, value_name = "DIR")]
+    checkpoint: Option<PathBuf>,
     #[command(flatten)]
     threads: ThreadArgs,
 }
 
-fn parse_format(text: &str) -> Result<Format, String> {
+pub fn parse_format(text: &str) -> Result<Format, String> {
     match text.to_ascii_lowercase().as_str() {
         "csv" => Ok(Format::Csv),
         "tsv" => Ok(Format::Tsv),
@@ -128,7 +133,7 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
         progress: Some(progress::parts(&bar)),
         ..SearchOptions::parallel()
     };
-    let mut runner = TableRunner::new(problem, options, args.threads.count());
+    let mut runner = TableRunner::new(problem, options.clone(), args.threads.count());
     for row in &kept {
         runner.remember(&row.layout);
     }
@@ -140,14 +145,36 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
         }
         bar.set_message(format!("searching {board}"));
         bar.set_prefix("");
-        let row = match pool.install(|| runner.compute(board)) {
-            Ok(row) => row,
-            // The board in progress is dropped: nothing of it was written.
-            Err(SearchError::Cancelled) => break,
-            Err(e) => {
-                return Err(Failure::Error(
-                    anyhow::Error::new(e).context(format!("board {board}")),
-                ))
+        let row = match &args.checkpoint {
+            None => match pool.install(|| runner.compute(board)) {
+                Ok(row) => row,
+                // The board in progress is dropped: nothing of it was written.
+                Err(SearchError::Cancelled) => break,
+                Err(e) => {
+                    return Err(Failure::Error(
+                        anyhow::Error::new(e).context(format!("board {board}")),
+                    ))
+                }
+            },
+            Some(dir) => {
+                let threads = args.threads.count();
+                let plain = SearchOptions {
+                    progress: None,
+                    ..options.clone()
+                };
+                let on_part = |done: usize, total: usize| {
+                    bar.set_prefix(format!(", part {done}/{total}"));
+                };
+                let outcome = pool.install(|| {
+                    runner.compute_with(board, |searched| {
+                        solve_checkpointed(searched, problem, dir, 64, &plain, threads, &on_part)
+                    })
+                });
+                match outcome {
+                    Ok(row) => row,
+                    Err(CheckpointError::Cancelled(..)) => break,
+                    Err(CheckpointError::Usage(f) | CheckpointError::Other(f)) => return Err(f),
+                }
             }
         };
         let bytes = export.row(&row)?;
@@ -178,7 +205,7 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
 }
 
 /// `--format`, else the output file's extension, else csv.
-fn choose_format(arg: Option<Format>, target: &Target) -> Result<Format, Failure> {
+pub fn choose_format(arg: Option<Format>, target: &Target) -> Result<Format, Failure> {
     if let Some(f) = arg {
         return Ok(f);
     }

@@ -282,6 +282,12 @@ macro_rules! with_space {
     };
 }
 
+impl fmt::Debug for SearchSpace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SearchSpace({} of {})", self.problem, self.board())
+    }
+}
+
 impl SearchSpace {
     pub fn new(board: Board, problem: Problem) -> SearchSpace {
         let independent = problem.independent();
@@ -334,6 +340,15 @@ impl SearchSpace {
     pub fn part_queens(&self, part: &PartPath) -> Option<Layout> {
         let queens = with_space!(self, s => s.locate(part.indices())?.queens);
         Some(self.layout(&queens))
+    }
+
+    /// Whether a layout of `rank` can come from the search of `part` (its rank lies in the part's
+    /// subtree). False for a path of no part.
+    pub fn part_holds_rank(&self, part: &PartPath, rank: Rank) -> bool {
+        with_space!(self, s => match s.locate(part.indices()) {
+            Some(at) => shared::holds(at.order_path, at.depth, rank.value()),
+            None => false,
+        })
     }
 
     /// Whether the bounds at the top of `part` already show it holds nothing for `goal` (so a

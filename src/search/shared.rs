@@ -23,6 +23,17 @@ pub(crate) fn child_path(path: u64, level: usize, index: usize) -> u64 {
     path | (index as u64) << (ROOT_SHIFT - 8 * level as u32)
 }
 
+/// Whether `rank` lies in the subtree of the part at `path`, a part `depth` cuts below the whole
+/// tree (0: the whole tree; 1: a root part; …): the levels the part fixes are the same.
+pub(crate) fn holds(path: u64, depth: usize, rank: u64) -> bool {
+    if depth == 0 {
+        return rank <= PATH_MASK;
+    }
+    let low = ROOT_SHIFT - 8 * (depth as u32 - 1);
+    let mask = PATH_MASK & !((1u64 << low) - 1);
+    rank <= PATH_MASK && rank & mask == path
+}
+
 pub(crate) fn root_path(part: usize) -> u64 {
     debug_assert!(part < MAX_ROOT_PARTS);
     (part as u64) << ROOT_SHIFT
@@ -114,6 +125,17 @@ impl Shared {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parts_hold_the_ranks_of_their_subtrees() {
+        let part = child_path(root_path(3), 1, 7);
+        assert!(holds(part, 2, part));
+        assert!(holds(part, 2, child_path(part, 2, 5)));
+        assert!(!holds(part, 2, child_path(root_path(3), 1, 8)));
+        assert!(!holds(part, 2, root_path(4)));
+        assert!(holds(root_path(3), 1, part));
+        assert!(holds(0, 0, part));
+    }
 
     #[test]
     fn earlier_parts_may_tie_later_ones_may_not() {

@@ -1,0 +1,723 @@
+//! `queendom plan`, `work`, `status` and `merge`: one board's proof, a count, or a whole table cut
+//! into parts that run anywhere (a Slurm job array, GNU parallel, several machines sharing a
+//! filesystem) and merge into exactly the answer `solve`, `count` or `table` gives.
+
+use std::path::{Path, PathBuf};
+
+use queendom::export::Format;
+use queendom::plan::{
+    build, merge, LoadedPlan, MergeError, Merged, PlanGoal, PlanRequest, TableAxes, MIN_PART_NODES,
+};
+use queendom::search::{Problem, SearchError, SearchOptions};
+use queendom::table::{boards, parse_board, SizeList, TableRow};
+use queendom::Board;
+
+use super::output::Target;
+use super::run_dir::{write_whole, RunDir, WorkError};
+use super::signals::Interrupt;
+use super::{print, usage, Failure, ThreadArgs};
+
+/// Exit code of `work --next` when no part is left to claim.
+pub const NOTHING_LEFT: i32 = 3;
+
+const PLAN_HELP: &str = "\
+A plan directory holds plan.json (boards, problem, start layouts, the parts in search order with
+their estimated cost; its SHA-256 is the plan's id), results/ (one file per finished part, each
+written whole) and claims/ (a lock per part while a worker runs it). Run the parts with
+`queendom work RUN --part K` (K = 0 .. parts-1; without --part, K comes from SLURM_ARRAY_TASK_ID),
+or start `while queendom work RUN --next; do :; done` on any number of machines sharing the
+directory; watch with `queendom status RUN`; then `queendom merge RUN`.";
+
+#[derive(clap::Args, Debug)]
+#[command(after_long_help = PLAN_HELP)]
+pub struct PlanArgs {
+    /// A board as ROWSxCOLS (e.g. 19x19); or give --rows and --cols for a table.
+    #[arg(value_name = "BOARD")]
+    board: Option<String>,
+    /// A table's row counts: a number, a range A-B, or a comma list (needs --cols).
+    #[arg(long, value_name = "SIZES", allow_negative_numbers = true)]
+    rows: Option<SizeList>,
+    /// A table's column counts (needs --rows).
+    #[arg(long, value_name = "SIZES", allow_negative_numbers = true)]
+    cols: Option<SizeList>,
+    /// Independent domination i instead of domination γ.
+    #[arg(short = 'i', long)]
+    independent: bool,
+    /// Count every minimum layout (as `queendom count`) instead of finding one.
+    #[arg(long)]
+    count: bool,
+    /// With --count: the minimum, if known (else it is computed first, on this machine). The
+    /// merge checks it: no part may find fewer queens, and some part must find this many.
+    #[arg(long, value_name = "K", requires = "count", value_parser = clap::value_parser!(u16).range(1..=32))]
+    queens: Option<u16>,
+    /// How many parts to aim at (boards estimated small stay one part).
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    parts: u32,
+    /// The plan directory to create (new, or empty).
+    #[arg(short = 'o', long = "output", value_name = "RUN", required = true)]
+    output: PathBuf,
+    #[command(flatten)]
+    threads: ThreadArgs,
+}
+
+/// Random probes per cost estimate.
+const PROBES: u32 = 64;
+
+/// With `--checkpoint`, parts are not cut below a second or two of search: a finished part costs
+/// a result file written with fsync, and an interruption loses at most one part anyway.
+const CHECKPOINT_PART_NODES: f64 = 1_000_000.0;
+
+pub fn plan(args: PlanArgs) -> Result<(), Failure> {
+    let problem = problem(args.independent);
+    let (board_list, table) = match (&args.board, &args.rows, &args.cols) {
+        (Some(b), None, None) => (vec![parse_board(b).map_err(usage)?], None),
+        (None, Some(r), Some(c)) => (
+            boards(r, c),
+            Some(TableAxes {
+                rows: r.sizes().to_vec(),
+                cols: c.sizes().to_vec(),
+            }),
+        ),
+        (Some(_), _, _) => return Err(usage("give either a board or --rows and --cols, not both")),
+        (None, Some(_), None) => return Err(usage("--rows needs --cols")),
+        (None, None, Some(_)) => return Err(usage("--cols needs --rows")),
+        (None, None, None) => return Err(usage("give a board (e.g. 19x19), or --rows and --cols")),
+    };
+    if args.count && table.is_some() {
+        return Err(usage(
+            "count plans take one board; use `queendom table --count` for tables",
+        ));
+    }
+    refuse_existing(&args.output)?;
+    let interrupt = Interrupt::register()?;
+    let request = PlanRequest {
+        boards: board_list,
+        table,
+        problem,
+        goal: if args.count {
+            PlanGoal::Count
+        } else {
+            PlanGoal::Minimum
+        },
+        count_queens: args.queens.map(usize::from),
+        parts: args.parts as usize,
+        probes: PROBES,
+        min_part_nodes: MIN_PART_NODES,
+    };
+    let options = SearchOptions {
+        cancel: Some(interrupt.flag()),
+        ..SearchOptions::parallel()
+    };
+    let pool = args.threads.pool()?;
+    let plan = match pool.install(|| build(&request, &options)) {
+        Ok(p) => p,
+        Err(SearchError::Cancelled) => {
+            eprintln!("queendom: interrupted while planning; nothing was written");
+            return Err(Failure::Interrupted(interrupt.exit_code()));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let run = RunDir::create(&args.output, &plan.to_bytes())?;
+    print(&describe(&run.plan, &args.output))?;
+    Ok(())
+}
+
+fn problem(independent: bool) -> Problem {
+    if independent {
+        Problem::IndependentDomination
+    } else {
+        Problem::Domination
+    }
+}
+
+/// A plan is never written over anything: an existing non-empty directory is refused before any
+/// work is done.
+fn refuse_existing(path: &Path) -> Result<(), Failure> {
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_dir() {
+            return Err(usage(format!(
+                "{} exists and is not a directory",
+                path.display()
+            )));
+        }
+        let empty = std::fs::read_dir(path)
+            .map_err(|e| usage(format!("cannot read {}: {e}", path.display())))?
+            .next()
+            .is_none();
+        if !empty {
+            return Err(usage(format!(
+                "{} is not empty: a plan goes into a new or empty directory",
+                path.display()
+            )));
+        }
+        return Ok(());
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !parent.is_dir() {
+        return Err(usage(format!(
+            "cannot create {}: directory {} does not exist",
+            path.display(),
+            parent.display()
+        )));
+    }
+    Ok(())
+}
+
+fn describe(plan: &LoadedPlan, dir: &Path) -> String {
+    let total: f64 = plan.plan.parts.iter().map(|p| p.estimate).sum();
+    let largest = plan
+        .plan
+        .parts
+        .iter()
+        .map(|p| p.estimate)
+        .fold(0.0, f64::max);
+    let what = match (&plan.plan.table, plan.boards.as_slice()) {
+        (None, [b]) => format!("{} of {b}", symbol(plan.problem)),
+        _ => format!("{} of {} boards", symbol(plan.problem), plan.boards.len()),
+    };
+    let goal = match plan.plan.goal {
+        PlanGoal::Minimum => "",
+        PlanGoal::Count => ", counting every minimum layout",
+    };
+    let n = plan.parts();
+    let mut out = format!("plan {}: {what}{goal}, {n} parts\n", plan.id);
+    if plan.boards.len() == 1 {
+        out.push_str(&format!(
+            "start layout: {} queens ({})\n",
+            plan.starts[0].len(),
+            plan.starts[0].to_squares_string()
+        ));
+    }
+    if n > 0 && total > 0.0 {
+        out.push_str(&format!(
+            "estimated {total:.3e} nodes; the largest part {:.1}% of them\n",
+            100.0 * largest / total
+        ));
+    }
+    out.push_str(&format!(
+        "run: queendom work {} --part K   (K = 0..{}; or --next, or SLURM_ARRAY_TASK_ID)\n",
+        dir.display(),
+        n.saturating_sub(1)
+    ));
+    out
+}
+
+fn symbol(problem: Problem) -> &'static str {
+    match problem {
+        Problem::Domination => "γ",
+        Problem::IndependentDomination => "i",
+    }
+}
+
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Without --part or --next, the part comes from SLURM_ARRAY_TASK_ID (a Slurm job array). A part
+that already has a result is not run again (exit 0). Exit codes: 0 the part is done; 1 failure
+(also: the part is being run by another worker); 2 bad command line or run directory; 3 (--next)
+no part left to claim; 130/143 interrupted (nothing of the part is kept).")]
+pub struct WorkArgs {
+    /// The plan directory.
+    #[arg(value_name = "RUN")]
+    run: PathBuf,
+    /// The part to run, 0-based.
+    #[arg(long, value_name = "K", conflicts_with = "next")]
+    part: Option<usize>,
+    /// Claim and run the first part that has no result and no worker.
+    #[arg(long)]
+    next: bool,
+    #[command(flatten)]
+    threads: ThreadArgs,
+}
+
+pub fn work(args: WorkArgs) -> Result<(), Failure> {
+    let run = RunDir::open(&args.run)?;
+    let interrupt = Interrupt::register()?;
+    let pool = args.threads.pool()?;
+    let options = SearchOptions {
+        cancel: Some(interrupt.flag()),
+        ..SearchOptions::parallel()
+    };
+    let parts = run.plan.parts();
+    let (k, _claim) = if args.next {
+        let mut claimed = None;
+        for k in 0..parts {
+            if run.result_path(k).exists() && matches!(run.read_result(k), Ok(Some(_))) {
+                continue;
+            }
+            if let Ok(claim) = run.claim(k)? {
+                // Someone may have finished it between the look and the claim.
+                if matches!(run.read_result(k), Ok(Some(_))) {
+                    continue;
+                }
+                claimed = Some((k, claim));
+                break;
+            }
+        }
+        match claimed {
+            Some(c) => c,
+            None => {
+                let results = run.read_results();
+                eprintln!(
+                    "queendom: no part left to claim in {} ({} of {parts} done, the rest being run)",
+                    args.run.display(),
+                    results.done()
+                );
+                return Err(Failure::Interrupted(NOTHING_LEFT));
+            }
+        }
+    } else {
+        let k = match args.part {
+            Some(k) => k,
+            None => slurm_task()?,
+        };
+        if k >= parts {
+            return Err(usage(format!(
+                "part {k} does not exist: the plan in {} has parts 0..{}",
+                args.run.display(),
+                parts.saturating_sub(1)
+            )));
+        }
+        match run.read_result(k) {
+            Ok(Some(_)) => {
+                eprintln!("queendom: part {k} is already done");
+                return Ok(());
+            }
+            Ok(None) => {}
+            Err(why) => eprintln!("queendom: part {k}: replacing its result file ({why})"),
+        }
+        match run.claim(k)? {
+            Ok(claim) => (k, claim),
+            Err(holder) => {
+                return Err(Failure::Error(anyhow::anyhow!(
+                    "part {k} is being run by another worker ({holder})"
+                )))
+            }
+        }
+    };
+    let threads = args.threads.count();
+    let report = match pool.install(|| run.work(k, &options, threads)) {
+        Ok(r) => r,
+        Err(WorkError::Search(SearchError::Cancelled)) => {
+            eprintln!("queendom: interrupted in part {k}; nothing of it was kept, run it again");
+            return Err(Failure::Interrupted(interrupt.exit_code()));
+        }
+        Err(WorkError::Search(e)) => return Err(e.into()),
+        Err(WorkError::Io(e)) => {
+            return Err(Failure::Error(anyhow::anyhow!(
+                "cannot store the result of part {k} in {}: {e}",
+                args.run.display()
+            )))
+        }
+    };
+    let found = match (&report.found, &report.count) {
+        (Some(f), _) => format!("found a layout of {} queens", f.queens),
+        (None, Some(c)) => format!("{} layouts, {} classes", c.layouts, c.classes),
+        (None, None) => format!("nothing below {} queens", report.bound_queens),
+    };
+    eprintln!(
+        "queendom: part {k} done: {found} ({} nodes, {:.3} s)",
+        report.nodes, report.seconds
+    );
+    Ok(())
+}
+
+fn slurm_task() -> Result<usize, Failure> {
+    let text = std::env::var("SLURM_ARRAY_TASK_ID").map_err(|_| {
+        usage("which part? give --part K or --next (or run as a Slurm array task: SLURM_ARRAY_TASK_ID)")
+    })?;
+    text.trim().parse().map_err(|_| {
+        usage(format!(
+            "SLURM_ARRAY_TASK_ID is '{text}', not a part number"
+        ))
+    })
+}
+
+#[derive(clap::Args, Debug)]
+pub struct StatusArgs {
+    /// The plan directory.
+    #[arg(value_name = "RUN")]
+    run: PathBuf,
+    /// One JSON object: parts, done, running, left, refused, nodes, cpu_seconds, ….
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn status(args: StatusArgs) -> Result<(), Failure> {
+    let run = RunDir::open(&args.run)?;
+    let results = run.read_results();
+    let parts = run.plan.parts();
+    let done = results.done();
+    let running = (0..parts)
+        .filter(|&k| results.reports[k].is_none() && run.is_claimed(k))
+        .count();
+    let left = parts - done - running;
+    let reports = results.checked();
+    let nodes: u64 = reports.iter().map(|r| r.nodes).sum();
+    let cpu: f64 = reports.iter().fold(0.0, |t, r| t + r.cpu_seconds);
+    let wall: f64 = reports.iter().fold(0.0, |t, r| t + r.seconds);
+    // What is left, at the CPU cost per estimated node of the parts done so far.
+    let estimate = |k: usize| run.plan.plan.parts[k].estimate;
+    let sum = |done: bool| {
+        (0..parts)
+            .filter(|&k| results.reports[k].is_some() == done)
+            .fold(0.0, |t, k| t + estimate(k))
+    };
+    let (done_estimate, left_estimate) = (sum(true), sum(false));
+    let cpu_left = (done_estimate > 0.0 && done > 0).then(|| cpu / done_estimate * left_estimate);
+    let best: Vec<String> = run
+        .plan
+        .boards
+        .iter()
+        .enumerate()
+        .map(|(b, board)| {
+            let inc = run.plan.incumbent(b, &reports);
+            format!("{board}: {}", inc.queens)
+        })
+        .collect();
+    if args.json {
+        let value = serde_json::json!({
+            "plan": run.plan.id,
+            "parts": parts,
+            "done": done,
+            "running": running,
+            "left": left,
+            "refused": results.refused.len(),
+            "nodes": nodes,
+            "cpu_seconds": cpu,
+            "seconds": wall,
+            "cpu_seconds_left_estimate": cpu_left,
+        });
+        return print(&format!("{value}\n"));
+    }
+    let mut out = format!(
+        "plan {}\nparts: {parts}; done {done}, running {running}, left {left}\n",
+        run.plan.id
+    );
+    out.push_str(&format!(
+        "search so far: {nodes} nodes, {cpu:.1} CPU s ({wall:.1} s of part wall time)\n"
+    ));
+    if let Some(c) = cpu_left {
+        out.push_str(&format!(
+            "left: about {c:.0} CPU s by the estimates (the estimates are rough: single parts can be far off)\n"
+        ));
+    }
+    if run.plan.plan.goal == PlanGoal::Minimum && best.len() <= 8 {
+        out.push_str(&format!("best so far: {}\n", best.join(", ")));
+    }
+    for (path, why) in &results.refused {
+        out.push_str(&format!("refused: {}: {why}\n", path.display()));
+    }
+    print(&out)
+}
+
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+A one-board plan prints its answer as `solve` (or `count`) does; a table plan writes the table as
+`table` does (csv to stdout, or -o FILE, any --format). Exit codes: 0 merged; 1 parts missing
+(run them and merge again); 2 a result file is foreign (another plan), corrupt, or fails the
+independent check, or a bad command line. Nothing is written unless the merge succeeds.")]
+pub struct MergeArgs {
+    /// The plan directory.
+    #[arg(value_name = "RUN")]
+    run: PathBuf,
+    /// Output file; `-` or none means stdout. Written whole, only if the merge succeeds.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<String>,
+    /// Table plans: the output format [default: from FILE's extension, else csv].
+    #[arg(short = 'f', long, value_name = "FORMAT", value_parser = super::table::parse_format)]
+    format: Option<queendom::export::Format>,
+    /// Replace FILE if it exists.
+    #[arg(long)]
+    force: bool,
+}
+
+pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
+    let run = RunDir::open(&args.run)?;
+    let target = Target::parse(args.output.as_deref());
+    if let Target::File(path) = &target {
+        refuse_output(path, args.force)?;
+    }
+    let results = run.read_results();
+    if !results.refused.is_empty() {
+        let list: Vec<String> = results
+            .refused
+            .iter()
+            .map(|(p, why)| format!("{}: {why}", p.display()))
+            .collect();
+        return Err(usage(format!(
+            "{} result file(s) refused, nothing merged: {}",
+            list.len(),
+            list.join("; ")
+        )));
+    }
+    let merged = merge(&run.plan, &results.reports).map_err(|e| match e {
+        MergeError::Missing { .. } => Failure::Error(anyhow::anyhow!("{e}")),
+        // The parts disagree with the plan's count: a bad plan (`--queens`) or a bug.
+        _ => Failure::Error(anyhow::anyhow!("{e}")),
+    })?;
+    if let Some(axes) = &run.plan.plan.table {
+        let format = super::table::choose_format(args.format, &target)?;
+        let bytes = table_bytes(format, run.plan.problem, axes, &merged)?;
+        return emit(&target, &bytes);
+    }
+    let answer = &merged.boards[0];
+    let symbol = symbol(run.plan.problem);
+    let text = match answer.count {
+        None => format!(
+            "{symbol}({}) = {}\n{}layout: {}\n({} nodes in {} parts, {:.3} s, {:.3} CPU s, {} threads)\n\n",
+            answer.board,
+            answer.layout.len(),
+            answer.layout.diagram(),
+            answer.layout.to_squares_string(),
+            answer.nodes,
+            answer.parts,
+            answer.seconds,
+            answer.cpu_seconds,
+            answer.threads
+        ),
+        Some((queens, layouts, classes)) => format!(
+            "{symbol}({}) = {queens}\nlayouts: {layouts}\nclasses: {classes} (under {})\n({} nodes in {} parts, {:.3} s, {:.3} CPU s, {} threads)\n\n",
+            answer.board,
+            group(answer.board),
+            answer.nodes,
+            answer.parts,
+            answer.seconds,
+            answer.cpu_seconds,
+            answer.threads
+        ),
+    };
+    emit(&target, text.as_bytes())
+}
+
+/// A merged answer goes to stdout, or into FILE whole.
+fn emit(target: &Target, bytes: &[u8]) -> Result<(), Failure> {
+    match target {
+        Target::Stdout => print(&String::from_utf8_lossy(bytes)),
+        Target::File(path) => write_whole(path, bytes)
+            .map_err(|e| Failure::Error(anyhow::anyhow!("cannot write {}: {e}", path.display()))),
+    }
+}
+
+fn refuse_output(path: &Path, force: bool) -> Result<(), Failure> {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => Err(usage(format!("{} is not a regular file", path.display()))),
+        Ok(_) if !force => Err(usage(format!(
+            "{} exists: use --force to replace it once the merge succeeds",
+            path.display()
+        ))),
+        _ => {
+            let parent = match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            if parent.is_dir() {
+                Ok(())
+            } else {
+                Err(usage(format!(
+                    "cannot write {}: directory {} does not exist",
+                    path.display(),
+                    parent.display()
+                )))
+            }
+        }
+    }
+}
+
+/// A table plan's merged answer as `table` writes it: rows in the table's order, a board taken
+/// from its transpose's search with nodes and seconds 0, as `table` does.
+fn table_bytes(
+    format: Format,
+    problem: Problem,
+    axes: &TableAxes,
+    merged: &Merged,
+) -> Result<Vec<u8>, Failure> {
+    let rows = SizeList::from_sizes(&axes.rows);
+    let cols = SizeList::from_sizes(&axes.cols);
+    let mut export = format.exporter(problem, &axes.rows, &axes.cols);
+    let mut out = export.header()?;
+    let mut seen: Vec<Board> = Vec::new();
+    for board in boards(&rows, &cols) {
+        let flip = board.rows() > board.cols();
+        let searched = if flip { board.transposed() } else { board };
+        let answer = merged
+            .boards
+            .iter()
+            .find(|a| a.board == searched)
+            .ok_or_else(|| anyhow::anyhow!("the plan has no board {searched}"))?;
+        let first = !seen.contains(&searched);
+        seen.push(searched);
+        let layout = if flip {
+            answer.layout.transposed()
+        } else {
+            answer.layout.clone()
+        };
+        problem.check(&layout, layout.len())?;
+        let row = TableRow {
+            board,
+            problem,
+            layout,
+            nodes: if first { answer.nodes } else { 0 },
+            seconds: if first { answer.seconds } else { 0.0 },
+            threads: answer.threads,
+        };
+        out.extend(export.row(&row)?);
+    }
+    out.extend(export.footer()?);
+    Ok(out)
+}
+
+pub fn group(board: Board) -> &'static str {
+    if board.is_square() {
+        "the 8 rotations and reflections of the square"
+    } else {
+        "the 4 symmetries of the rectangle"
+    }
+}
+
+/// Why a checkpointed search stopped.
+pub enum CheckpointError {
+    // (Converted from the search's own errors by `TableRunner::compute_with`.)
+    /// A bad checkpoint directory (exit 2).
+    Usage(Failure),
+    /// Interrupted: (parts done, parts in all).
+    Cancelled(usize, usize),
+    Other(Failure),
+}
+
+/// The run directory of `board` inside a checkpoint directory.
+pub fn checkpoint_dir(dir: &Path, board: Board, problem: Problem) -> PathBuf {
+    dir.join(format!("{board}-{}", problem.name()))
+}
+
+/// `solve --checkpoint DIR` and `table --checkpoint DIR`: plan the board (or take up its plan
+/// from an earlier run), run every part that has no result on all threads in order, and merge.
+/// Every finished part is on disk, so an interrupted run loses at most the part in progress;
+/// parts another process is running are waited for, so two runs on one directory share it.
+pub fn solve_checkpointed(
+    board: Board,
+    problem: Problem,
+    dir: &Path,
+    parts: usize,
+    options: &SearchOptions,
+    threads: usize,
+    on_part: &dyn Fn(usize, usize),
+) -> Result<(queendom::Layout, u64), CheckpointError> {
+    let sub = checkpoint_dir(dir, board, problem);
+    if !dir.is_dir() {
+        std::fs::create_dir(dir).map_err(|e| {
+            CheckpointError::Usage(usage(format!(
+                "cannot create checkpoint directory {}: {e}",
+                dir.display()
+            )))
+        })?;
+    }
+    let run = if sub.join(super::run_dir::PLAN_FILE).exists() {
+        let run = RunDir::open(&sub).map_err(CheckpointError::Usage)?;
+        let p = &run.plan;
+        if p.boards != [board]
+            || p.problem != problem
+            || p.plan.goal != PlanGoal::Minimum
+            || p.plan.table.is_some()
+        {
+            return Err(CheckpointError::Usage(usage(format!(
+                "{} holds another plan, not {} of {board}",
+                sub.display(),
+                symbol(problem)
+            ))));
+        }
+        run
+    } else {
+        let request = PlanRequest {
+            boards: vec![board],
+            table: None,
+            problem,
+            goal: PlanGoal::Minimum,
+            count_queens: None,
+            parts,
+            probes: PROBES,
+            min_part_nodes: CHECKPOINT_PART_NODES,
+        };
+        let plan = match build(&request, options) {
+            Ok(p) => p,
+            Err(SearchError::Cancelled) => return Err(CheckpointError::Cancelled(0, 0)),
+            Err(e) => return Err(CheckpointError::Other(e.into())),
+        };
+        RunDir::create(&sub, &plan.to_bytes()).map_err(CheckpointError::Usage)?
+    };
+    let total = run.plan.parts();
+    loop {
+        let mut waiting = false;
+        for k in 0..total {
+            if matches!(run.read_result(k), Ok(Some(_))) {
+                continue;
+            }
+            let claim = match run.claim(k) {
+                Ok(Ok(c)) => c,
+                Ok(Err(_)) => {
+                    waiting = true;
+                    continue;
+                }
+                Err(e) => {
+                    return Err(CheckpointError::Other(Failure::Error(anyhow::anyhow!(
+                        "cannot claim a part in {}: {e}",
+                        sub.display()
+                    ))))
+                }
+            };
+            if matches!(run.read_result(k), Ok(Some(_))) {
+                continue;
+            }
+            match run.work(k, options, threads) {
+                Ok(_) => {}
+                Err(WorkError::Search(SearchError::Cancelled)) => {
+                    let done = run.read_results().done();
+                    return Err(CheckpointError::Cancelled(done, total));
+                }
+                Err(WorkError::Search(e)) => return Err(CheckpointError::Other(e.into())),
+                Err(WorkError::Io(e)) => {
+                    return Err(CheckpointError::Other(Failure::Error(anyhow::anyhow!(
+                        "cannot store a part's result in {}: {e}",
+                        sub.display()
+                    ))))
+                }
+            }
+            drop(claim);
+            on_part(run.read_results().done(), total);
+        }
+        if !waiting {
+            break;
+        }
+        // Another process holds some parts: wait for them (or take them over if it dies).
+        if options
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            return Err(CheckpointError::Cancelled(run.read_results().done(), total));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
+    let results = run.read_results();
+    if let Some((path, why)) = results.refused.first() {
+        return Err(CheckpointError::Usage(usage(format!(
+            "{}: {why}",
+            path.display()
+        ))));
+    }
+    let merged = merge(&run.plan, &results.reports)
+        .map_err(|e| CheckpointError::Other(Failure::Error(anyhow::anyhow!("{e}"))))?;
+    let answer = &merged.boards[0];
+    Ok((answer.layout.clone(), answer.nodes))
+}
+
+impl From<SearchError> for CheckpointError {
+    fn from(e: SearchError) -> CheckpointError {
+        match e {
+            SearchError::Cancelled => CheckpointError::Cancelled(0, 0),
+            e => CheckpointError::Other(e.into()),
+        }
+    }
+}

@@ -1,0 +1,379 @@
+//! A run directory on disk: the plan, one result file per finished part, and a lock file per part
+//! that a worker holds while it searches the part.
+//!
+//! ```text
+//! RUN/plan.json                     the plan (its SHA-256 is the plan's id)
+//! RUN/results/part-000012.json      part 12's result, written whole (temp file, fsync, rename)
+//! RUN/claims/part-000012.lock       locked (flock) by the worker on part 12; says who
+//! ```
+//!
+//! A result file appears whole or not at all, so a worker killed at any moment leaves either no
+//! result (the part is run again) or a complete one. The lock is the kernel's, so a worker that
+//! dies, even by `kill -9`, releases its part at once.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use queendom::plan::{run_part, LoadedPlan, PartReport, ReportError};
+use queendom::search::{SearchError, SearchOptions};
+
+use super::{usage, Failure};
+
+pub const PLAN_FILE: &str = "plan.json";
+const RESULTS: &str = "results";
+const CLAIMS: &str = "claims";
+
+pub struct RunDir {
+    pub path: PathBuf,
+    pub plan: LoadedPlan,
+    /// Results already read and checked: a checked result is never rewritten (parts with one are
+    /// not run again), so it need not be read twice.
+    seen: Mutex<Vec<Option<PartReport>>>,
+}
+
+/// What is in `results/`.
+pub struct Results {
+    /// `reports[k]`: part k's checked report, if it has one.
+    pub reports: Vec<Option<PartReport>>,
+    /// Files that are not a checked report of this plan: (file, why).
+    pub refused: Vec<(PathBuf, String)>,
+}
+
+impl Results {
+    pub fn done(&self) -> usize {
+        self.reports.iter().filter(|r| r.is_some()).count()
+    }
+
+    pub fn checked(&self) -> Vec<&PartReport> {
+        self.reports.iter().flatten().collect()
+    }
+}
+
+/// Result file name of part `k`.
+pub fn result_name(k: usize) -> String {
+    format!("part-{k:06}.json")
+}
+
+impl RunDir {
+    /// Open an existing run directory; a missing or foreign plan is a usage error.
+    pub fn open(path: &Path) -> Result<RunDir, Failure> {
+        let plan_path = path.join(PLAN_FILE);
+        let bytes = match fs::read(&plan_path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(usage(format!(
+                    "{} holds no plan ({} is missing): make one with `queendom plan`",
+                    path.display(),
+                    plan_path.display()
+                )))
+            }
+            Err(e) => return Err(usage(format!("cannot read {}: {e}", plan_path.display()))),
+        };
+        let plan = LoadedPlan::from_bytes(&bytes)
+            .map_err(|e| usage(format!("{}: {e}", plan_path.display())))?;
+        Ok(RunDir {
+            path: path.to_path_buf(),
+            seen: Mutex::new(vec![None; plan.parts()]),
+            plan,
+        })
+    }
+
+    /// Create `path` (its parent must exist) and write `plan` into it. An existing directory
+    /// must be empty: a plan never replaces another plan or its results.
+    pub fn create(path: &Path, plan_bytes: &[u8]) -> Result<RunDir, Failure> {
+        match fs::metadata(path) {
+            Ok(m) if m.is_dir() => {
+                let mut entries = fs::read_dir(path)
+                    .map_err(|e| usage(format!("cannot read {}: {e}", path.display())))?;
+                if entries.next().is_some() {
+                    let what = if path.join(PLAN_FILE).exists() {
+                        "already holds a plan"
+                    } else {
+                        "is not empty"
+                    };
+                    return Err(usage(format!(
+                        "{} {what}: a plan goes into a new or empty directory",
+                        path.display()
+                    )));
+                }
+            }
+            Ok(_) => {
+                return Err(usage(format!(
+                    "{} exists and is not a directory",
+                    path.display()
+                )))
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                fs::create_dir(path)
+                    .map_err(|e| usage(format!("cannot create {}: {e}", path.display())))?;
+            }
+            Err(e) => return Err(usage(format!("cannot use {}: {e}", path.display()))),
+        }
+        write_whole(&path.join(PLAN_FILE), plan_bytes).map_err(|e| {
+            usage(format!(
+                "cannot write the plan into {}: {e}",
+                path.display()
+            ))
+        })?;
+        RunDir::open(path)
+    }
+
+    fn results_dir(&self) -> PathBuf {
+        self.path.join(RESULTS)
+    }
+
+    pub fn result_path(&self, k: usize) -> PathBuf {
+        self.results_dir().join(result_name(k))
+    }
+
+    fn claim_path(&self, k: usize) -> PathBuf {
+        self.path.join(CLAIMS).join(format!("part-{k:06}.lock"))
+    }
+
+    /// Read one part's result: `Ok(None)` if there is none, `Err` with the reason if the file is
+    /// there but refused.
+    pub fn read_result(&self, k: usize) -> Result<Option<PartReport>, String> {
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(r) = &seen[k] {
+            return Ok(Some(r.clone()));
+        }
+        match fs::read(self.result_path(k)) {
+            Ok(bytes) => {
+                let r = PartReport::from_bytes(&bytes, &self.plan, k)
+                    .map_err(|e: ReportError| e.to_string())?;
+                seen[k] = Some(r.clone());
+                Ok(Some(r))
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(format!("cannot read it: {e}")),
+        }
+    }
+
+    /// Read every result file. Hidden files (a writer's temporary files) are skipped; anything
+    /// else that is not a checked report of one of this plan's parts is listed as refused.
+    pub fn read_results(&self) -> Results {
+        let mut results = Results {
+            reports: vec![None; self.plan.parts()],
+            refused: Vec::new(),
+        };
+        let Ok(entries) = fs::read_dir(self.results_dir()) else {
+            return results;
+        };
+        let mut names: Vec<String> = entries
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        for name in names {
+            if name.starts_with('.') {
+                continue;
+            }
+            let path = self.results_dir().join(&name);
+            let k = name
+                .strip_prefix("part-")
+                .and_then(|s| s.strip_suffix(".json"))
+                .filter(|s| s.len() == 6 && s.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|s| s.parse::<usize>().ok());
+            let Some(k) = k.filter(|&k| k < self.plan.parts()) else {
+                results
+                    .refused
+                    .push((path, "not a result file of this plan".to_string()));
+                continue;
+            };
+            match self.read_result(k) {
+                Ok(Some(r)) => results.reports[k] = Some(r),
+                Ok(None) => {}
+                Err(why) => results.refused.push((path, why)),
+            }
+        }
+        results
+    }
+
+    /// Try to claim part `k`: `Ok(Ok(claim))` if this process now holds it, `Ok(Err(note))` with
+    /// the holder's note if another process does.
+    pub fn claim(&self, k: usize) -> io::Result<Result<Claim, String>> {
+        fs::create_dir_all(self.path.join(CLAIMS))?;
+        let path = self.claim_path(k);
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)?;
+        if !ofd_lock(&file, libc::F_OFD_SETLK)? {
+            let mut note = String::new();
+            let _ = file.read_to_string(&mut note);
+            return Ok(Err(note.trim().to_string()));
+        }
+        file.set_len(0)?;
+        let note = format!(
+            "host {} pid {} since {}",
+            host_name(),
+            std::process::id(),
+            now_seconds()
+        );
+        file.write_all(note.as_bytes())?;
+        file.flush()?;
+        Ok(Ok(Claim { _file: file }))
+    }
+
+    /// Whether some process holds part `k`'s claim right now. Asks the kernel without taking the
+    /// lock, so that looking never makes a worker skip a part.
+    pub fn is_claimed(&self, k: usize) -> bool {
+        let Ok(file) = File::open(self.claim_path(k)) else {
+            return false;
+        };
+        ofd_locked_by_other(&file).unwrap_or(false)
+    }
+
+    /// Search part `k` (which the caller has claimed) and store its result. The best layout the
+    /// results already present hold is where the part starts: the shared bound.
+    pub fn work(
+        &self,
+        k: usize,
+        options: &SearchOptions,
+        threads: usize,
+    ) -> Result<PartReport, WorkError> {
+        let results = self.read_results();
+        let known = results.checked();
+        let cpu_before = cpu_seconds();
+        let start = Instant::now();
+        let run = run_part(&self.plan, k, &known, options).map_err(WorkError::Search)?;
+        let seconds = start.elapsed().as_secs_f64();
+        let cpu = (cpu_seconds() - cpu_before).max(0.0);
+        let (_, board, path) = self.plan.part(k);
+        let report = PartReport {
+            format: "queendom-part".to_string(),
+            plan: self.plan.id.clone(),
+            part: k,
+            board: board.to_string(),
+            path: path.to_string(),
+            problem: self.plan.problem.name().to_string(),
+            goal: self.plan.plan.goal,
+            bound_queens: run.bound_queens,
+            bound_rank: run.bound_rank,
+            found: run.found,
+            count: run.count,
+            nodes: run.nodes,
+            seconds: round6(seconds),
+            cpu_seconds: round6(cpu),
+            threads,
+            host: host_name(),
+            finished: now_seconds(),
+            queendom: env!("CARGO_PKG_VERSION").to_string(),
+        };
+        let bytes = report.to_bytes();
+        // What is written must read back: a report this build refuses is a bug, not a result.
+        PartReport::from_bytes(&bytes, &self.plan, k)
+            .map_err(|e| WorkError::Io(io::Error::other(format!("internal error: {e}"))))?;
+        fs::create_dir_all(self.results_dir()).map_err(WorkError::Io)?;
+        write_whole(&self.result_path(k), &bytes).map_err(WorkError::Io)?;
+        Ok(report)
+    }
+}
+
+pub enum WorkError {
+    Search(SearchError),
+    Io(io::Error),
+}
+
+/// A part held by this process until dropped (the kernel drops it if the process dies).
+pub struct Claim {
+    _file: File,
+}
+
+/// Claims are open-file-description locks (Linux `F_OFD_SETLK`): unlike `flock` they work on NFS,
+/// and unlike plain POSIX locks they belong to the open file, not the process, so that another
+/// open of the same file in this process (a status check) never drops them; and the kernel can be
+/// asked whether one is held without taking it (`F_OFD_GETLK`).
+fn lock_request(kind: libc::c_int) -> libc::flock {
+    // SAFETY: flock is plain data; every field that matters is set below.
+    let mut request: libc::flock = unsafe { std::mem::zeroed() };
+    request.l_type = kind as libc::c_short;
+    request.l_whence = libc::SEEK_SET as libc::c_short;
+    request.l_start = 0;
+    request.l_len = 0;
+    request
+}
+
+/// Take the write lock without waiting: `Ok(false)` if another holder has it.
+fn ofd_lock(file: &File, command: libc::c_int) -> io::Result<bool> {
+    use std::os::fd::AsRawFd;
+    let mut request = lock_request(libc::F_WRLCK);
+    // SAFETY: a valid descriptor and a valid flock request.
+    if unsafe { libc::fcntl(file.as_raw_fd(), command, &mut request) } == 0 {
+        return Ok(true);
+    }
+    let e = io::Error::last_os_error();
+    match e.raw_os_error() {
+        Some(libc::EAGAIN) | Some(libc::EACCES) => Ok(false),
+        _ => Err(e),
+    }
+}
+
+fn ofd_locked_by_other(file: &File) -> io::Result<bool> {
+    use std::os::fd::AsRawFd;
+    let mut request = lock_request(libc::F_WRLCK);
+    // SAFETY: a valid descriptor and a valid flock request, which F_OFD_GETLK fills in.
+    if unsafe { libc::fcntl(file.as_raw_fd(), libc::F_OFD_GETLK, &mut request) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(request.l_type != libc::F_UNLCK as libc::c_short)
+}
+
+/// Write `bytes` to `path` whole: a temporary file beside it, fsync, rename, fsync the directory.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let mut temp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        // As for any new file: the umask decides (tempfile's default is owner-only), so that
+        // the other users of a cluster's run directory can read it.
+        .permissions(<fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o666))
+        .tempfile_in(dir)?;
+    temp.write_all(bytes)?;
+    temp.as_file().sync_all()?;
+    temp.persist(path).map_err(|e| e.error)?;
+    File::open(dir)?.sync_all()?;
+    Ok(())
+}
+
+fn round6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
+pub fn now_seconds() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// User + system CPU seconds of this process so far.
+pub fn cpu_seconds() -> f64 {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0;
+    if !ok {
+        return 0.0;
+    }
+    let t = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 * 1e-6;
+    t(usage.ru_utime) + t(usage.ru_stime)
+}
+
+pub fn host_name() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: gethostname writes at most buf.len() bytes into buf.
+    let ok = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } == 0;
+    if !ok {
+        return "unknown".to_string();
+    }
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    String::from_utf8_lossy(&buf[..end]).into_owned()
+}

@@ -1,0 +1,207 @@
+//! Making a plan: each board's tree cut into parts of similar estimated cost.
+
+use std::collections::BinaryHeap;
+
+use crate::board::Board;
+use crate::search::{
+    solve, Goal, Incumbent, PartPath, Problem, SearchError, SearchOptions, SearchSpace,
+};
+
+use super::{Plan, PlanBoard, PlanGoal, PlanPart, TableAxes, PLAN_FORMAT, PLAN_VERSION};
+
+/// What to plan.
+#[derive(Debug, Clone)]
+pub struct PlanRequest {
+    /// The boards, in the order of the answer (a table's order); a board and its transpose are
+    /// searched once, as the one with at most as many rows as columns.
+    pub boards: Vec<Board>,
+    pub table: Option<TableAxes>,
+    pub problem: Problem,
+    pub goal: PlanGoal,
+    /// For a count: the number of queens to count layouts of, if known (else each board is solved
+    /// first). The merge checks it: no part may find fewer, and some part must find that many.
+    pub count_queens: Option<usize>,
+    /// How many parts to aim at. Boards whose whole tree is estimated small stay one part.
+    pub parts: usize,
+    /// Random probes per estimate.
+    pub probes: u32,
+    /// Parts are not cut below this many estimated nodes: cutting further only adds overhead
+    /// (each part costs a result file, written with fsync).
+    pub min_part_nodes: f64,
+}
+
+/// The smallest parts worth cutting for a cluster: a few milliseconds of search.
+pub const MIN_PART_NODES: f64 = 20_000.0;
+
+/// Parts are cut at most this deep (root parts, then three more levels), which leaves the rest
+/// of the search order's levels to the workers' own threads.
+const MAX_PLAN_DEPTH: usize = 4;
+
+/// A part waiting to be cut, largest estimate first.
+struct Candidate {
+    estimate: f64,
+    board: usize,
+    path: PartPath,
+    final_: bool,
+}
+
+impl PartialEq for Candidate {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == std::cmp::Ordering::Equal
+    }
+}
+impl Eq for Candidate {}
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Candidate {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        // Largest estimate first; ties by position, so the plan is the same on every run.
+        self.estimate
+            .total_cmp(&o.estimate)
+            .then_with(|| (o.board, &o.path).cmp(&(self.board, &self.path)))
+    }
+}
+
+/// Make a plan: start layouts (and for a count the minimum), then the cut. Deterministic: the same
+/// request gives the same plan, byte for byte, on any machine and any number of threads.
+pub fn build(request: &PlanRequest, options: &SearchOptions) -> Result<Plan, SearchError> {
+    let mut searched: Vec<Board> = Vec::new();
+    for &b in &request.boards {
+        let s = if b.rows() > b.cols() {
+            b.transposed()
+        } else {
+            b
+        };
+        if !searched.contains(&s) {
+            searched.push(s);
+        }
+    }
+    let mut boards = Vec::with_capacity(searched.len());
+    let mut spaces = Vec::with_capacity(searched.len());
+    let mut goals = Vec::with_capacity(searched.len());
+    for &board in &searched {
+        let space = SearchSpace::new(board, request.problem);
+        let start = space.start_layout(options.parallel);
+        let (goal, count_queens) = match request.goal {
+            PlanGoal::Minimum => (Goal::Improve(Incumbent::start(start.clone())), None),
+            PlanGoal::Count => {
+                let queens = match request.count_queens {
+                    Some(q) => q,
+                    None => solve(board, request.problem, options)?.queens(),
+                };
+                (
+                    Goal::Count {
+                        queens,
+                        representatives: false,
+                    },
+                    Some(queens),
+                )
+            }
+        };
+        boards.push(PlanBoard {
+            board: board.to_string(),
+            start: start.to_squares_string(),
+            count_queens,
+        });
+        spaces.push(space);
+        goals.push(goal);
+    }
+    let mut heap = BinaryHeap::new();
+    for (b, space) in spaces.iter().enumerate() {
+        let path = PartPath::whole();
+        let estimate = space
+            .estimate(&path, &goals[b], request.probes, seed(b, &path))
+            .expect("the whole tree is a part");
+        heap.push(Candidate {
+            estimate,
+            board: b,
+            path,
+            final_: false,
+        });
+    }
+    // Cut the largest part while it is above its fair share of the estimated total, until there
+    // are enough parts (or twice as many: a part can have a hundred children, all taken at once).
+    let mut total: f64 = heap.iter().map(|c: &Candidate| c.estimate).sum();
+    let mut done: Vec<Candidate> = Vec::new();
+    while let Some(top) = heap.pop() {
+        let count = heap.len() + done.len() + 1;
+        let share = total / request.parts.max(1) as f64;
+        let enough = count >= request.parts && top.estimate <= 2.0 * share;
+        if top.final_
+            || top.estimate < request.min_part_nodes
+            || enough
+            || count >= 2 * request.parts
+        {
+            done.push(top);
+            continue;
+        }
+        let space = &spaces[top.board];
+        let goal = &goals[top.board];
+        let children: Vec<PartPath> = if top.path.depth() >= MAX_PLAN_DEPTH {
+            Vec::new()
+        } else {
+            space
+                .children(&top.path)
+                .expect("planned parts exist")
+                .into_iter()
+                .filter(|c| !space.is_hopeless(c, goal).expect("children exist"))
+                .collect()
+        };
+        // A part that cannot be cut stays whole. One whose children are all hopeless is kept
+        // too: it is cheap, and the plan then covers the tree without relying on the bounds.
+        if children.is_empty() {
+            done.push(Candidate {
+                final_: true,
+                ..top
+            });
+            continue;
+        }
+        total -= top.estimate;
+        for path in children {
+            let estimate = space
+                .estimate(&path, goal, request.probes, seed(top.board, &path))
+                .expect("children exist");
+            total += estimate;
+            heap.push(Candidate {
+                estimate,
+                board: top.board,
+                path,
+                final_: false,
+            });
+        }
+    }
+    let mut parts: Vec<PlanPart> = done
+        .into_iter()
+        .map(|c| PlanPart {
+            board: c.board,
+            path: c.path.to_string(),
+            estimate: c.estimate.round(),
+        })
+        .collect();
+    parts.sort_by(|a, b| {
+        (a.board, a.path.parse::<PartPath>().unwrap())
+            .cmp(&(b.board, b.path.parse::<PartPath>().unwrap()))
+    });
+    Ok(Plan {
+        format: PLAN_FORMAT.to_string(),
+        version: PLAN_VERSION,
+        queendom: env!("CARGO_PKG_VERSION").to_string(),
+        problem: request.problem.name().to_string(),
+        goal: request.goal,
+        table: request.table.clone(),
+        boards,
+        parts,
+    })
+}
+
+/// A fixed seed per part, so that estimates and so the plan do not change between runs.
+fn seed(board: usize, path: &PartPath) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ board as u64;
+    for &i in path.indices() {
+        h = (h ^ i as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}

@@ -1,0 +1,274 @@
+//! Plans: one board's proof (or a whole table, or a count) cut into parts that any scheduler can
+//! run anywhere, in any order, any number of times, and results that merge into exactly what
+//! `solve`, `table` or `count` give in one process.
+//!
+//! A plan names each part by its board and its path in the search tree (see
+//! [`crate::search::PartPath`]); the search order makes the merged answer independent of where and
+//! when the parts ran. The best layout known is shared through the results: a part started after
+//! others finished begins from the best of their layouts (see [`Plan::incumbent`]).
+//!
+//! Everything here is pure: plans and part reports are turned into bytes and read back from bytes,
+//! and the caller decides where they are stored. The identity of a plan is the SHA-256 of its
+//! bytes, and every report names the plan it belongs to.
+
+mod build;
+mod merge;
+mod report;
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use thiserror::Error;
+
+use crate::board::{Board, Layout};
+use crate::search::{Incumbent, PartPath, Problem, Rank, SearchSpace};
+use crate::table::parse_board;
+
+pub use build::{build, PlanRequest, MIN_PART_NODES};
+pub use merge::{merge, BoardAnswer, MergeError, Merged};
+pub use report::{run_part, CountReport, FoundReport, PartReport, PartRun, ReportError};
+
+/// The `format` field of every plan file.
+pub const PLAN_FORMAT: &str = "queendom-plan";
+/// The version of the plan file layout this build writes and reads.
+pub const PLAN_VERSION: u32 = 1;
+
+/// What a plan computes for each board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PlanGoal {
+    /// The minimum and the first optimal layout in search order, as `solve` and `table` give.
+    Minimum,
+    /// The number of layouts of the board's `count_queens` queens and of their classes, as
+    /// `count` gives.
+    Count,
+}
+
+/// A plan, as stored in `plan.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Plan {
+    pub format: String,
+    pub version: u32,
+    /// The queendom version that wrote the plan; parts run by another version are refused.
+    pub queendom: String,
+    /// `domination` or `independent-domination`.
+    pub problem: String,
+    pub goal: PlanGoal,
+    /// For a table: the row and column counts as written (`--rows`, `--cols`), in order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableAxes>,
+    pub boards: Vec<PlanBoard>,
+    pub parts: Vec<PlanPart>,
+}
+
+/// The axes of a table plan, for the exports that need them (the grid).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableAxes {
+    pub rows: Vec<usize>,
+    pub cols: Vec<usize>,
+}
+
+/// One board of a plan. A table plan holds each board once with at most as many rows as columns:
+/// a board and its transpose share one search, as in `table`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlanBoard {
+    /// `NxM`.
+    pub board: String,
+    /// The start layout (greedy and local search, as `solve` starts): every part looks for
+    /// something better. In the layout notation of the tables.
+    pub start: String,
+    /// For a count: the number of queens whose layouts are counted (the minimum).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count_queens: Option<usize>,
+}
+
+/// One part: a board of the plan and a part of its search tree.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlanPart {
+    /// Index into [`Plan::boards`].
+    pub board: usize,
+    /// The part's path in the board's search tree (`root`: the whole tree).
+    pub path: String,
+    /// Estimated search nodes (Knuth's random probes), for balancing and for `status`.
+    pub estimate: f64,
+}
+
+/// Why a plan file cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PlanError {
+    #[error("it is not a queendom plan: {0}")]
+    NotAPlan(String),
+    #[error("it is a plan of version {found}, this queendom reads version {expected}")]
+    Version { found: u32, expected: u32 },
+    #[error("it was made by queendom {found}, this is queendom {expected}: run its parts with the same version")]
+    QueendomVersion { found: String, expected: String },
+    #[error("it is inconsistent: {0}")]
+    Inconsistent(String),
+}
+
+/// A plan read back and checked: every board and path resolved.
+#[derive(Debug)]
+pub struct LoadedPlan {
+    pub plan: Plan,
+    /// SHA-256 of the plan's bytes, in hex: the plan's identity.
+    pub id: String,
+    pub problem: Problem,
+    pub boards: Vec<Board>,
+    pub starts: Vec<Layout>,
+    pub paths: Vec<PartPath>,
+    /// Each board's search space, made when first needed (checking a report needs it, and a run
+    /// checks many).
+    spaces: Vec<OnceLock<SearchSpace>>,
+}
+
+/// The plan's identity: SHA-256 of its bytes, in hex.
+pub fn plan_id(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Plan {
+    /// The plan as stored: pretty JSON, one part per line, ending in a newline.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = serde_json::to_vec_pretty(self).expect("a plan serialises");
+        out.push(b'\n');
+        out
+    }
+}
+
+impl LoadedPlan {
+    /// Read and check a plan.
+    pub fn from_bytes(bytes: &[u8]) -> Result<LoadedPlan, PlanError> {
+        let plan: Plan =
+            serde_json::from_slice(bytes).map_err(|e| PlanError::NotAPlan(format!("{e}")))?;
+        if plan.format != PLAN_FORMAT {
+            return Err(PlanError::NotAPlan(format!(
+                "its format is '{}', expected '{PLAN_FORMAT}'",
+                plan.format
+            )));
+        }
+        if plan.version != PLAN_VERSION {
+            return Err(PlanError::Version {
+                found: plan.version,
+                expected: PLAN_VERSION,
+            });
+        }
+        if plan.queendom != env!("CARGO_PKG_VERSION") {
+            return Err(PlanError::QueendomVersion {
+                found: plan.queendom.clone(),
+                expected: env!("CARGO_PKG_VERSION").to_string(),
+            });
+        }
+        let bad = |m: String| PlanError::Inconsistent(m);
+        let problem = match plan.problem.as_str() {
+            "domination" => Problem::Domination,
+            "independent-domination" => Problem::IndependentDomination,
+            other => return Err(bad(format!("unknown problem '{other}'"))),
+        };
+        let mut boards = Vec::with_capacity(plan.boards.len());
+        let mut starts = Vec::with_capacity(plan.boards.len());
+        for b in &plan.boards {
+            let board =
+                parse_board(&b.board).map_err(|e| bad(format!("board '{}': {e}", b.board)))?;
+            let start = Layout::parse(board, &b.start)
+                .map_err(|e| bad(format!("start layout of {}: {e}", b.board)))?;
+            problem
+                .check(&start, start.len())
+                .map_err(|e| bad(format!("start layout of {}: {e}", b.board)))?;
+            match (plan.goal, b.count_queens) {
+                (PlanGoal::Count, None) => {
+                    return Err(bad(format!("board {} has no count_queens", b.board)))
+                }
+                (PlanGoal::Minimum, Some(_)) => {
+                    return Err(bad(format!(
+                        "board {} has count_queens in a minimum plan",
+                        b.board
+                    )))
+                }
+                _ => {}
+            }
+            boards.push(board);
+            starts.push(start);
+        }
+        let mut paths = Vec::with_capacity(plan.parts.len());
+        for (k, p) in plan.parts.iter().enumerate() {
+            if p.board >= plan.boards.len() {
+                return Err(bad(format!(
+                    "part {k} names board {} of {}",
+                    p.board,
+                    plan.boards.len()
+                )));
+            }
+            let path: PartPath = p.path.parse().map_err(|e| bad(format!("part {k}: {e}")))?;
+            paths.push(path);
+        }
+        // Parts in the search's fixed order, each at most once: the merge relies on it.
+        for k in 1..paths.len() {
+            let a = (plan.parts[k - 1].board, &paths[k - 1]);
+            let b = (plan.parts[k].board, &paths[k]);
+            if a >= b {
+                return Err(bad(format!("parts {} and {k} are out of order", k - 1)));
+            }
+        }
+        Ok(LoadedPlan {
+            spaces: (0..boards.len()).map(|_| OnceLock::new()).collect(),
+            id: plan_id(bytes),
+            plan,
+            problem,
+            boards,
+            starts,
+            paths,
+        })
+    }
+
+    pub fn parts(&self) -> usize {
+        self.plan.parts.len()
+    }
+
+    /// The search space of board `b`.
+    pub fn space(&self, b: usize) -> &SearchSpace {
+        self.spaces[b].get_or_init(|| SearchSpace::new(self.boards[b], self.problem))
+    }
+
+    /// The board index, board and path of part `k`.
+    pub fn part(&self, k: usize) -> (usize, Board, &PartPath) {
+        let b = self.plan.parts[k].board;
+        (b, self.boards[b], &self.paths[k])
+    }
+
+    /// The best layout known for board `b` before a part of it starts: the start layout, or a
+    /// better one that another part of the board found (`reports` must have been checked).
+    pub fn incumbent(&self, b: usize, reports: &[&PartReport]) -> Incumbent {
+        let mut best = Incumbent::start(self.starts[b].clone());
+        for r in reports {
+            if self.plan.parts[r.part].board != b {
+                continue;
+            }
+            if let Some(found) = &r.found {
+                let layout = Layout::parse(self.boards[b], &found.layout)
+                    .expect("checked reports hold layouts");
+                best = best.best_of(Incumbent {
+                    queens: found.queens,
+                    rank: Rank::from_value(found.rank),
+                    layout: Some(layout),
+                });
+            }
+        }
+        best
+    }
+}
+
+impl fmt::Display for PlanGoal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PlanGoal::Minimum => "minimum",
+            PlanGoal::Count => "count",
+        })
+    }
+}

@@ -1,0 +1,248 @@
+//! Part reports: what one part of a plan gave, as stored in the run's `results/` folder.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::board::Layout;
+use crate::search::{Goal, PartResult, Rank, SearchError, SearchOptions};
+
+use super::{LoadedPlan, PlanGoal};
+
+/// The `format` field of every part report.
+pub const REPORT_FORMAT: &str = "queendom-part";
+
+/// The result of one part of a plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PartReport {
+    pub format: String,
+    /// The id of the plan (SHA-256 of `plan.json`).
+    pub plan: String,
+    /// The part's index in the plan.
+    pub part: usize,
+    pub board: String,
+    pub path: String,
+    pub problem: String,
+    pub goal: PlanGoal,
+    /// What the part had to beat when it started: the plan's start layout or a better layout
+    /// another part had found by then (`queens`, `rank`).
+    pub bound_queens: usize,
+    pub bound_rank: u64,
+    /// The best layout found that beats the bound, if any.
+    pub found: Option<FoundReport>,
+    /// For a count plan: the layouts and classes in this part.
+    pub count: Option<CountReport>,
+    pub nodes: u64,
+    /// Wall seconds of the part's search.
+    pub seconds: f64,
+    /// CPU seconds (user + system) of the process while it searched the part.
+    pub cpu_seconds: f64,
+    pub threads: usize,
+    pub host: String,
+    /// When the part finished, in seconds since 1970 (UTC).
+    pub finished: u64,
+    pub queendom: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FoundReport {
+    pub queens: usize,
+    pub rank: u64,
+    pub layout: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CountReport {
+    pub queens: usize,
+    pub layouts: u64,
+    pub classes: u64,
+    /// A layout with fewer queens, if the part holds one: then `queens` was not the minimum.
+    pub smaller: Option<String>,
+}
+
+/// Why a report is refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ReportError {
+    #[error("it is not a queendom part report: {0}")]
+    NotAReport(String),
+    #[error("it belongs to another plan ({0}…)")]
+    OtherPlan(String),
+    #[error("it claims to be part {found}, but is stored as part {expected}")]
+    WrongPart { found: usize, expected: usize },
+    #[error("it does not match part {part} of the plan: {what}")]
+    Mismatch { part: usize, what: String },
+    #[error("its layout fails the independent check: {0}")]
+    Check(String),
+}
+
+/// What running a part gave, before the caller adds where and how long.
+#[derive(Debug, Clone)]
+pub struct PartRun {
+    pub bound_queens: usize,
+    pub bound_rank: u64,
+    pub found: Option<FoundReport>,
+    pub count: Option<CountReport>,
+    pub nodes: u64,
+}
+
+/// Run part `k` of `plan`, starting from the best layout the (checked) `reports` of its board
+/// hold. Pure: the caller reads and writes the files.
+pub fn run_part(
+    plan: &LoadedPlan,
+    k: usize,
+    reports: &[&PartReport],
+    options: &SearchOptions,
+) -> Result<PartRun, SearchError> {
+    let (b, _, path) = plan.part(k);
+    let space = plan.space(b);
+    match plan.plan.goal {
+        PlanGoal::Minimum => {
+            let incumbent = plan.incumbent(b, reports);
+            let (bound_queens, bound_rank) = (incumbent.queens, incumbent.rank.value());
+            let outcome = space.run(path, &Goal::Improve(incumbent), options)?;
+            let PartResult::Improve(found) = outcome.result else {
+                unreachable!("an improving search gives a layout or none")
+            };
+            if let Some(f) = &found {
+                plan.problem.check(&f.layout, f.layout.len())?;
+            }
+            Ok(PartRun {
+                bound_queens,
+                bound_rank,
+                found: found.map(|f| FoundReport {
+                    queens: f.layout.len(),
+                    rank: f.rank.value(),
+                    layout: f.layout.to_squares_string(),
+                }),
+                count: None,
+                nodes: outcome.nodes,
+            })
+        }
+        PlanGoal::Count => {
+            let queens = plan.plan.boards[b]
+                .count_queens
+                .expect("count plans name the size");
+            let goal = Goal::Count {
+                queens,
+                representatives: false,
+            };
+            let outcome = space.run(path, &goal, options)?;
+            let PartResult::Count(c) = outcome.result else {
+                unreachable!("a count gives counts")
+            };
+            Ok(PartRun {
+                bound_queens: queens + 1,
+                bound_rank: 0,
+                found: None,
+                count: Some(CountReport {
+                    queens,
+                    layouts: c.layouts,
+                    classes: c.classes,
+                    smaller: c.smaller.map(|l| l.to_squares_string()),
+                }),
+                nodes: outcome.nodes,
+            })
+        }
+    }
+}
+
+impl PartReport {
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = serde_json::to_vec_pretty(self).expect("a report serialises");
+        out.push(b'\n');
+        out
+    }
+
+    /// Read a report stored as part `k` of `plan` and check everything that can be checked
+    /// without searching again: that it is this plan's, this part's, and that a layout it
+    /// claims is on the board, has the queens it says, passes the independent checker and lies
+    /// in the part's own subtree.
+    pub fn from_bytes(
+        bytes: &[u8],
+        plan: &LoadedPlan,
+        k: usize,
+    ) -> Result<PartReport, ReportError> {
+        let r: PartReport =
+            serde_json::from_slice(bytes).map_err(|e| ReportError::NotAReport(e.to_string()))?;
+        if r.format != REPORT_FORMAT {
+            return Err(ReportError::NotAReport(format!(
+                "its format is '{}', expected '{REPORT_FORMAT}'",
+                r.format
+            )));
+        }
+        if r.plan != plan.id {
+            return Err(ReportError::OtherPlan(r.plan.chars().take(12).collect()));
+        }
+        if r.part != k {
+            return Err(ReportError::WrongPart {
+                found: r.part,
+                expected: k,
+            });
+        }
+        let (b, board, path) = plan.part(k);
+        let mismatch = |what: String| ReportError::Mismatch { part: k, what };
+        if r.board != board.to_string() || r.path != path.to_string() {
+            return Err(mismatch(format!(
+                "it is board {} part {}, the plan says board {board} part {path}",
+                r.board, r.path
+            )));
+        }
+        if r.problem != plan.problem.name() || r.goal != plan.plan.goal {
+            return Err(mismatch(format!("it is a {} {} report", r.problem, r.goal)));
+        }
+        match (plan.plan.goal, &r.found, &r.count) {
+            (PlanGoal::Minimum, _, None) => {}
+            (PlanGoal::Count, None, Some(c)) => {
+                let queens = plan.plan.boards[b].count_queens;
+                if Some(c.queens) != queens {
+                    return Err(mismatch(format!(
+                        "it counts layouts of {} queens",
+                        c.queens
+                    )));
+                }
+                if let Some(smaller) = &c.smaller {
+                    let layout = Layout::parse(board, smaller)
+                        .map_err(|e| ReportError::Check(e.to_string()))?;
+                    plan.problem
+                        .check(&layout, layout.len())
+                        .map_err(|e| ReportError::Check(e.to_string()))?;
+                }
+            }
+            _ => return Err(mismatch("its fields do not fit the plan's goal".into())),
+        }
+        if let Some(f) = &r.found {
+            let layout =
+                Layout::parse(board, &f.layout).map_err(|e| ReportError::Check(e.to_string()))?;
+            plan.problem
+                .check(&layout, f.queens)
+                .map_err(|e| ReportError::Check(e.to_string()))?;
+            let space = plan.space(b);
+            if !space.part_holds_rank(path, Rank::from_value(f.rank)) {
+                return Err(mismatch(format!(
+                    "its layout's rank {} lies outside the part",
+                    f.rank
+                )));
+            }
+            let part_queens = space.part_queens(path).expect("plan parts exist");
+            if !part_queens
+                .queens()
+                .iter()
+                .all(|q| layout.queens().contains(q))
+            {
+                return Err(mismatch(
+                    "its layout lacks the queens the part places".into(),
+                ));
+            }
+        }
+        if !(r.seconds.is_finite()
+            && r.seconds >= 0.0
+            && r.cpu_seconds.is_finite()
+            && r.cpu_seconds >= 0.0)
+        {
+            return Err(mismatch("its times are not durations".into()));
+        }
+        Ok(r)
+    }
+}
