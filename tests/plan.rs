@@ -1,0 +1,353 @@
+//! Plans across processes: `plan`, `work`, `status`, `merge`, and `--checkpoint`. Whatever order
+//! or processes run the parts, the merged answer is `solve`'s (or `table`'s, or `count`'s); a
+//! killed part leaves nothing, foreign, truncated or forged results are refused.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use common::{queendom, without_measurements};
+use tempfile::TempDir;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = queendom().args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn ok(args: &[&str]) -> String {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 0, "queendom {args:?}: {err}");
+    out
+}
+
+/// The answer lines of `solve`/`merge`/`count`: everything but the measurement line.
+fn answer(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.starts_with('('))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn parts(dir: &Path) -> usize {
+    let status = ok(&["status", dir.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&status).unwrap();
+    v["parts"].as_u64().unwrap() as usize
+}
+
+fn work(dir: &Path, k: usize) {
+    ok(&[
+        "work",
+        dir.to_str().unwrap(),
+        "--part",
+        &k.to_string(),
+        "-j",
+        "1",
+    ]);
+}
+
+fn plan(dir: &Path, args: &[&str]) -> usize {
+    let mut all = vec!["plan"];
+    all.extend(args);
+    all.extend(["-o", dir.to_str().unwrap()]);
+    ok(&all);
+    parts(dir)
+}
+
+/// A fixed shuffle of 0..n, different for each `seed`.
+fn shuffled(n: usize, seed: u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    for i in (1..n).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        order.swap(i, (x % (i as u64 + 1)) as usize);
+    }
+    order
+}
+
+#[test]
+fn merged_answers_do_not_depend_on_the_order_of_the_parts() {
+    // 14x14: the start layout is optimal, the parts prove it. The independent ones find better
+    // layouts in many parts, so the tie-breaking between parts is tested too.
+    for board in [vec!["14x14"], vec!["14x14", "-i"], vec!["10x13", "-i"]] {
+        let expected = answer(&ok(&[&["solve"], &board[..]].concat()));
+        for seed in 1..=3 {
+            let dir = TempDir::new().unwrap();
+            let run_dir = dir.path().join("run");
+            let mut args = board.clone();
+            args.extend(["--parts", "40"]);
+            let n = plan(&run_dir, &args);
+            assert!(n > 1, "{board:?}: {n} parts");
+            for k in shuffled(n, seed) {
+                work(&run_dir, k);
+            }
+            let merged = ok(&["merge", run_dir.to_str().unwrap()]);
+            assert_eq!(answer(&merged), expected, "{board:?}, order {seed}");
+        }
+    }
+}
+
+#[test]
+fn two_processes_share_a_plan_with_next() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    plan(&run_dir, &["14x14", "-i", "--parts", "60"]);
+    let worker = || {
+        let path = run_dir.clone();
+        std::thread::spawn(move || {
+            let mut runs = 0;
+            loop {
+                let out = queendom()
+                    .args(["work", path.to_str().unwrap(), "--next", "-j", "1"])
+                    .output()
+                    .unwrap();
+                match out.status.code() {
+                    Some(0) => runs += 1,
+                    Some(3) => return runs,
+                    other => panic!(
+                        "work --next: {other:?} {}",
+                        String::from_utf8_lossy(&out.stderr)
+                    ),
+                }
+            }
+        })
+    };
+    let (a, b) = (worker(), worker());
+    let total = a.join().unwrap() + b.join().unwrap();
+    assert_eq!(total, parts(&run_dir), "every part run exactly once");
+    let merged = ok(&["merge", run_dir.to_str().unwrap()]);
+    assert_eq!(answer(&merged), answer(&ok(&["solve", "14x14", "-i"])));
+    // Nothing left: --next says so with its own exit code.
+    let (code, _, err) = run(&["work", run_dir.to_str().unwrap(), "--next"]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("no part left"), "{err}");
+}
+
+#[test]
+fn a_table_plan_merges_into_the_table() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    let n = plan(
+        &run_dir,
+        &["--rows", "1-6", "--cols", "1-8", "--parts", "20"],
+    );
+    for k in (0..n).rev() {
+        work(&run_dir, k);
+    }
+    let merged = ok(&["merge", run_dir.to_str().unwrap()]);
+    let table = ok(&["table", "--rows", "1-6", "--cols", "1-8", "-j", "1"]);
+    assert_eq!(without_measurements(&merged), without_measurements(&table));
+    // Every format: the grid too.
+    let grid = dir.path().join("g.csv");
+    ok(&[
+        "merge",
+        run_dir.to_str().unwrap(),
+        "--format",
+        "grid",
+        "-o",
+        grid.to_str().unwrap(),
+    ]);
+    let table_grid = ok(&[
+        "table", "--rows", "1-6", "--cols", "1-8", "--format", "grid",
+    ]);
+    assert_eq!(std::fs::read_to_string(&grid).unwrap(), table_grid);
+}
+
+#[test]
+fn a_count_plan_merges_into_the_count() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    let n = plan(&run_dir, &["8x8", "--count", "--parts", "10"]);
+    for k in 0..n {
+        work(&run_dir, k);
+    }
+    let merged = ok(&["merge", run_dir.to_str().unwrap()]);
+    assert_eq!(answer(&merged), answer(&ok(&["count", "8x8"])));
+    assert!(merged.contains("layouts: 4860\nclasses: 638"), "{merged}");
+    // A count plan with a size below the minimum finds nothing: the merge says so.
+    let low = dir.path().join("low");
+    let n = plan(&low, &["8x8", "--count", "--queens", "4"]);
+    for k in 0..n {
+        work(&low, k);
+    }
+    let (code, _, err) = run(&["merge", low.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no layout of 4 queens"), "{err}");
+}
+
+#[test]
+fn a_killed_part_leaves_no_result_and_a_rerun_completes_the_merge() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    // One part, the whole 14x14 proof: a second or more on one thread.
+    let n = plan(&run_dir, &["14x14", "--parts", "1"]);
+    assert_eq!(n, 1);
+    let results = run_dir.join("results");
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("queendom"))
+        .args(["work", run_dir.to_str().unwrap(), "--part", "0", "-j", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Once it runs (its claim is taken), kill it without warning.
+    let start = Instant::now();
+    while !run_dir.join("claims").join("part-000000.lock").exists() {
+        assert!(start.elapsed() < Duration::from_secs(60));
+        sleep(Duration::from_millis(10));
+    }
+    sleep(Duration::from_millis(200));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!results.join("part-000000.json").exists());
+    let (code, _, err) = run(&["merge", run_dir.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("1 of 1 parts have no result yet: 0"), "{err}");
+    // The killed worker's claim died with it: the part can be run again, and twice is harmless.
+    work(&run_dir, 0);
+    let first = std::fs::read_to_string(results.join("part-000000.json")).unwrap();
+    let (code, _, err) = run(&["work", run_dir.to_str().unwrap(), "--part", "0"]);
+    assert_eq!(code, 0);
+    assert!(err.contains("already done"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(results.join("part-000000.json")).unwrap(),
+        first
+    );
+    let merged = ok(&["merge", run_dir.to_str().unwrap()]);
+    assert_eq!(answer(&merged), answer(&ok(&["solve", "14x14"])));
+}
+
+#[test]
+fn foreign_truncated_and_forged_results_are_refused() {
+    let dir = TempDir::new().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    let n = plan(&a, &["11x11", "-i"]);
+    plan(&b, &["11x12", "-i"]);
+    for k in 0..n {
+        work(&a, k);
+    }
+    let result = |dir: &Path, k: usize| dir.join("results").join(format!("part-{k:06}.json"));
+    let merge_fails = |why: &str| {
+        let (code, out, err) = run(&["merge", a.to_str().unwrap()]);
+        assert_eq!(code, 2, "{why}: {err}");
+        assert!(out.is_empty());
+        assert!(err.contains("part-000000.json"), "{why}: {err}");
+    };
+    let good = std::fs::read(result(&a, 0)).unwrap();
+    // Another plan's result under this plan's name.
+    work(&b, 0);
+    std::fs::copy(result(&b, 0), result(&a, 0)).unwrap();
+    merge_fails("another plan");
+    // Truncated, as a full disk might leave it.
+    std::fs::write(result(&a, 0), &good[..good.len() / 2]).unwrap();
+    merge_fails("truncated");
+    // A forged layout: fewer queens than found, not dominating.
+    let text = String::from_utf8(good.clone()).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["found"] = serde_json::json!({"queens": 3, "rank": 0, "layout": "1:1 2:3 3:5"});
+    std::fs::write(result(&a, 0), serde_json::to_vec(&v).unwrap()).unwrap();
+    merge_fails("forged");
+    // A stray file.
+    std::fs::write(result(&a, 0), &good).unwrap();
+    std::fs::write(a.join("results").join("notes.txt"), "hello").unwrap();
+    let (code, _, err) = run(&["merge", a.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("notes.txt"), "{err}");
+    std::fs::remove_file(a.join("results").join("notes.txt")).unwrap();
+    assert_eq!(
+        answer(&ok(&["merge", a.to_str().unwrap()])),
+        answer(&ok(&["solve", "11x11", "-i"]))
+    );
+}
+
+#[test]
+fn bad_run_directories_and_parts_are_usage_errors() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    let n = plan(&run_dir, &["9x9", "--parts", "4"]);
+    let d = run_dir.to_str().unwrap();
+    // A plan never goes over anything.
+    let (code, _, err) = run(&["plan", "9x9", "-o", d]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not empty"), "{err}");
+    let (code, _, err) = run(&["work", dir.path().to_str().unwrap(), "--part", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("holds no plan"), "{err}");
+    let (code, _, err) = run(&["work", d, "--part", &n.to_string()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("does not exist"), "{err}");
+    let (code, _, err) = run(&["work", d]);
+    assert_eq!(code, 2, "no part and no SLURM_ARRAY_TASK_ID: {err}");
+    // SLURM_ARRAY_TASK_ID names the part.
+    let out = queendom()
+        .args(["work", d])
+        .env("SLURM_ARRAY_TASK_ID", "0")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(run_dir.join("results/part-000000.json").exists());
+    // An edited plan is another plan: its id changes, and a damaged one is refused.
+    let plan_file = run_dir.join("plan.json");
+    let text = std::fs::read_to_string(&plan_file).unwrap();
+    std::fs::write(
+        &plan_file,
+        text.replace("\"board\": \"9x9\"", "\"board\": \"9x0\""),
+    )
+    .unwrap();
+    let (code, _, err) = run(&["status", d]);
+    assert_eq!(code, 2);
+    assert!(err.contains("plan.json"), "{err}");
+}
+
+#[test]
+fn checkpointed_solve_resumes_after_sigint() {
+    let dir = TempDir::new().unwrap();
+    let ck = dir.path().join("ck");
+    // 3.7M nodes, a few seconds on one thread, in parts of about a million nodes.
+    let args = [
+        "solve",
+        "15x15",
+        "-i",
+        "-j",
+        "1",
+        "--checkpoint",
+        ck.to_str().unwrap(),
+    ];
+    let child = Command::new(assert_cmd::cargo::cargo_bin("queendom"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let results = ck.join("15x15-independent-domination").join("results");
+    let start = Instant::now();
+    while std::fs::read_dir(&results).map_or(0, |d| d.count()) == 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no part finished"
+        );
+        sleep(Duration::from_millis(20));
+    }
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("parts kept in") && err.contains("resume"),
+        "{err}"
+    );
+    let kept = std::fs::read_dir(&results).unwrap().count();
+    assert!(kept >= 1);
+    let resumed = ok(&args);
+    assert_eq!(answer(&resumed), answer(&ok(&["solve", "15x15", "-i"])));
+}
