@@ -38,8 +38,8 @@ running_pid() {
     echo "$pid"
 }
 
-# Where this Slurm build looks for slurm.conf: the path compiled into its library (Debian moved it
-# from /etc/slurm-llnl to /etc/slurm in 2020), else whichever of the two directories exists.
+# Where this Slurm build looks for slurm.conf: the path compiled into its library (older Debian and
+# Ubuntu releases used /etc/slurm-llnl, newer ones /etc/slurm), else whichever of the two exists.
 packaged_conf_path() {
     local lib path
     for lib in /usr/lib/*/slurm-wlm/libslurmfull.so /usr/lib/*/libslurm*.so* /usr/lib/slurm*/libslurmfull.so; do
@@ -238,7 +238,7 @@ stop_pid() {
 
 up() {
     [[ $(id -u) == 0 ]] || die "run as root: slurmd starts jobs as their users and munged needs its own account"
-    local deadline=$((SECONDS + timeout))
+    local deadline
     install -d -m 0755 "$dir" "$dir/etc" "$dir/log" "$dir/run" "$dir/state/slurmctld" "$dir/state/slurmd"
     install_packages
     # Counted from here: the wait must not include a package download.
