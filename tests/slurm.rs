@@ -200,7 +200,7 @@ fn job_array_over_a_14x14_plan_merges_to_the_answer_of_solve() {
     let dir = tempfile::tempdir().unwrap();
     let run_dir = dir.path().join("run");
     let run_arg = run_dir.to_str().unwrap();
-    run(QUEENDOM, &["plan", "14x14", "--parts", "40", "-o", run_arg]);
+    run(QUEENDOM, &["plan", "14x14", "--parts", "10", "-o", run_arg]);
 
     let merged = submit_and_merge(&run_dir);
     let solved = stdout(run(QUEENDOM, &["solve", "14x14"]));

@@ -50,7 +50,8 @@ pub struct PlanArgs {
     /// merge checks it: no part may find fewer queens, and some part must find this many.
     #[arg(long, value_name = "K", requires = "count", value_parser = clap::value_parser!(u16).range(1..=32))]
     queens: Option<u16>,
-    /// How many parts to aim at (boards estimated small stay one part).
+    /// How many parts to aim at. The largest part is cut into all its children at once, so a plan
+    /// can have more parts than this; boards estimated small stay one part.
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     parts: u32,
     /// The plan directory to create (new, or empty).
