@@ -351,3 +351,21 @@ fn checkpointed_solve_resumes_after_sigint() {
     let resumed = ok(&args);
     assert_eq!(answer(&resumed), answer(&ok(&["solve", "15x15", "-i"])));
 }
+
+#[test]
+fn a_plan_from_a_search_that_cuts_differently_is_refused() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    let n = plan(&run_dir, &["10x13", "-i", "--parts", "20"]);
+    assert!(n > 2);
+    // As if another build had placed other queens at part 1's path.
+    let file = run_dir.join("plan.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let queens = v["parts"][1]["queens"].as_str().unwrap().to_string();
+    v["parts"][1]["queens"] = serde_json::json!(format!("{queens} 10:13"));
+    std::fs::write(&file, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    let (code, _, err) = run(&["work", run_dir.to_str().unwrap(), "--part", "1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cuts its tree differently"), "{err}");
+}

@@ -298,6 +298,9 @@ pub fn work(args: WorkArgs) -> Result<(), Failure> {
             }
         }
     };
+    run.plan
+        .check_part(k)
+        .map_err(|e| usage(format!("{}: {e}", args.run.display())))?;
     let threads = args.threads.count();
     let report = match pool.install(|| run.work(k, &options, threads)) {
         Ok(r) => r,
@@ -455,8 +458,8 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
         )));
     }
     let merged = merge(&run.plan, &results.reports).map_err(|e| match e {
-        MergeError::Missing { .. } => Failure::Error(anyhow::anyhow!("{e}")),
-        // The parts disagree with the plan's count: a bad plan (`--queens`) or a bug.
+        MergeError::Plan(_) => usage(format!("{}: {e}", args.run.display())),
+        // Missing parts (run them), or a count that contradicts the plan's size.
         _ => Failure::Error(anyhow::anyhow!("{e}")),
     })?;
     if let Some(axes) = &run.plan.plan.table {

@@ -177,6 +177,10 @@ pub fn build(request: &PlanRequest, options: &SearchOptions) -> Result<Plan, Sea
         .into_iter()
         .map(|c| PlanPart {
             board: c.board,
+            queens: spaces[c.board]
+                .part_queens(&c.path)
+                .expect("planned parts exist")
+                .to_squares_string(),
             path: c.path.to_string(),
             estimate: c.estimate.round(),
         })

@@ -42,6 +42,8 @@ pub enum MergeError {
         counted: usize,
         layout: String,
     },
+    #[error("{0}")]
+    Plan(String),
     #[error("board {board}: no layout of {queens} queens exists, so the minimum is larger")]
     NoLayout { board: Board, queens: usize },
 }
@@ -80,6 +82,10 @@ pub fn merge(plan: &LoadedPlan, reports: &[Option<PartReport>]) -> Result<Merged
             missing,
             total: plan.parts(),
         });
+    }
+    for k in 0..plan.parts() {
+        plan.check_part(k)
+            .map_err(|e| MergeError::Plan(e.to_string()))?;
     }
     let mut boards = Vec::with_capacity(plan.boards.len());
     for (b, &board) in plan.boards.iter().enumerate() {

@@ -95,6 +95,11 @@ pub struct PlanPart {
     pub board: usize,
     /// The part's path in the board's search tree (`root`: the whole tree).
     pub path: String,
+    /// The queens the part places before its search (empty for the whole tree). The path is
+    /// followed again by whoever runs the part; a search that cuts its tree differently (another
+    /// build) would place other queens, and is refused rather than trusted to cover the same
+    /// layouts.
+    pub queens: String,
     /// Estimated search nodes (Knuth's random probes), for balancing and for `status`.
     pub estimate: f64,
 }
@@ -110,6 +115,12 @@ pub enum PlanError {
     QueendomVersion { found: String, expected: String },
     #[error("it is inconsistent: {0}")]
     Inconsistent(String),
+    #[error("part {part} places {found:?} in this queendom's search, the plan says {expected:?}: the plan was made by a search that cuts its tree differently")]
+    OtherSearch {
+        part: usize,
+        found: String,
+        expected: String,
+    },
 }
 
 /// A plan read back and checked: every board and path resolved.
@@ -229,6 +240,24 @@ impl LoadedPlan {
 
     pub fn parts(&self) -> usize {
         self.plan.parts.len()
+    }
+
+    /// Check that this build's search cuts part `k` where the plan's maker did.
+    pub fn check_part(&self, k: usize) -> Result<(), PlanError> {
+        let (b, _, path) = self.part(k);
+        let expected = &self.plan.parts[k].queens;
+        let found = self
+            .space(b)
+            .part_queens(path)
+            .map(|l| l.to_squares_string());
+        match found {
+            Some(f) if f == *expected => Ok(()),
+            other => Err(PlanError::OtherSearch {
+                part: k,
+                found: other.unwrap_or_else(|| "no part at that path".into()),
+                expected: expected.clone(),
+            }),
+        }
     }
 
     /// The search space of board `b`.

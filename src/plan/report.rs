@@ -96,6 +96,8 @@ pub fn run_part(
     options: &SearchOptions,
 ) -> Result<PartRun, SearchError> {
     let (b, _, path) = plan.part(k);
+    plan.check_part(k)
+        .map_err(|e| SearchError::Inconsistent(e.to_string()))?;
     let space = plan.space(b);
     match plan.plan.goal {
         PlanGoal::Minimum => {
