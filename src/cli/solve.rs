@@ -4,17 +4,16 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use queendom::search::{solve, Problem, SearchError, SearchOptions};
-use queendom::table::parse_board;
 use queendom::Board;
 
 use super::signals::Interrupt;
-use super::{print, progress, usage, Failure, ThreadArgs};
+use super::{print, progress, Failure, ThreadArgs};
 
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
     /// Boards as ROWSxCOLS (e.g. 8x8, 3x5); a single number N means NxN.
     #[arg(value_name = "BOARD", required = true)]
-    boards: Vec<String>,
+    boards: Vec<Board>,
     /// Independent domination i: no two queens may attack each other.
     #[arg(short = 'i', long)]
     independent: bool,
@@ -23,11 +22,7 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: SolveArgs) -> Result<(), Failure> {
-    let boards: Vec<Board> = args
-        .boards
-        .iter()
-        .map(|b| parse_board(b).map_err(usage))
-        .collect::<Result<_, _>>()?;
+    let boards = args.boards;
     let problem = if args.independent {
         Problem::IndependentDomination
     } else {
