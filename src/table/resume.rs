@@ -27,8 +27,8 @@ use crate::row::{Column, RowKind, RowReadError, TableRow};
 use crate::search::{search_at_most, Problem, SearchError, SearchOptions};
 
 /// Boards of at most this many squares have every kept row re-proved on every resume: proving
-/// that one queen fewer cannot do takes milliseconds there (12×12 about 0.03 s, the slowest of
-/// them well under a second on one core).
+/// that one queen fewer cannot do takes milliseconds on most of them; the slowest, 7×20, 8×18 and
+/// 7×19, took 0.4 to 0.5 s on one thread of the project's machine under heavy load (γ and i).
 pub const REPROVE_SQUARES: usize = 144;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
