@@ -35,7 +35,7 @@ enum Command {
 /// Options every computing command shares.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ThreadArgs {
-    /// Number of worker threads (default: all cores).
+    /// Number of worker threads (default: all cores; more than the cores is lowered to the cores).
     #[arg(short = 'j', long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
 }

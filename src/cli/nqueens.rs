@@ -661,6 +661,10 @@ fn list_all(
                 status.cleanup.push(file.sidecar("lock"));
             }
             let mut replacement = file.replacement()?;
+            signals
+                .status()
+                .cleanup
+                .push(replacement.path().to_path_buf());
             {
                 let mut out = BufWriter::with_capacity(1 << 16, replacement.file());
                 for &n in sizes.sizes() {

@@ -226,6 +226,11 @@ impl Replacement {
         self.temp.as_file_mut()
     }
 
+    /// Where the new contents are until the commit.
+    pub fn path(&self) -> &Path {
+        self.temp.path()
+    }
+
     /// Put the new contents in place: on disk first, then renamed over the file in one step.
     pub fn commit(self) -> Result<(), Failure> {
         let shown = self.shown.display().to_string();
