@@ -23,6 +23,8 @@ pub struct SolveArgs {
 
 pub fn run(args: SolveArgs) -> Result<(), Failure> {
     let boards = args.boards;
+    // Found before any search: a closed standard output would lose every answer.
+    super::output::check_stdout()?;
     let problem = if args.independent {
         Problem::IndependentDomination
     } else {

@@ -76,8 +76,7 @@ pub fn check_stdout() -> Result<(), Failure> {
     static CLOSED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     if *CLOSED.get_or_init(stdout_was_closed) {
         return Err(Failure::Error(anyhow::anyhow!(
-            "cannot write to standard output: it is closed (Bad file descriptor); \
-             redirect it, or use -o FILE"
+            "cannot write to standard output: it is closed (Bad file descriptor)"
         )));
     }
     Ok(())
