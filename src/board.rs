@@ -115,6 +115,34 @@ impl fmt::Display for Board {
     }
 }
 
+/// Why a board written as text was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BoardParseError {
+    #[error("'{0}' is not a board size: expected NxM such as 8x8 or 3x5")]
+    Malformed(String),
+    #[error(transparent)]
+    Board(#[from] BoardError),
+}
+
+/// A board written `NxM` (also `N×M` or `NXM`), or `N` for the square board N×N.
+impl std::str::FromStr for Board {
+    type Err = BoardParseError;
+
+    fn from_str(text: &str) -> Result<Board, BoardParseError> {
+        let t = text.trim();
+        let (r, c) = t.split_once(['x', 'X', '×']).unwrap_or((t, t));
+        let side = |s: &str| {
+            let s = s.trim();
+            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(BoardParseError::Malformed(text.to_string()));
+            }
+            // All digits: only an overflow can fail, and that is certainly too big.
+            Ok(s.parse::<usize>().unwrap_or(usize::MAX))
+        };
+        Ok(Board::new(side(r)?, side(c)?)?)
+    }
+}
+
 /// A square, 0-based; row 0 is the top row of a printed diagram.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square {
@@ -125,6 +153,13 @@ pub struct Square {
 impl Square {
     pub fn new(row: usize, col: usize) -> Square {
         Square { row, col }
+    }
+}
+
+/// `r1c1`: 1-based row from the top, then 1-based column from the left.
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "r{}c{}", self.row + 1, self.col + 1)
     }
 }
 
@@ -223,24 +258,21 @@ impl Layout {
         images
     }
 
-    /// The CSV form: 1-based `row:col` squares separated by single spaces, e.g. `1:1 3:3`.
+    /// The written form: 1-based squares `r1c1` (r = row from the top, c = column from the left)
+    /// separated by single spaces, e.g. `r1c1 r3c3`. Unlike the older `1:1 3:3`, no spreadsheet
+    /// reads it as a time, a date or a number.
     pub fn to_squares_string(&self) -> String {
-        let parts: Vec<String> = self
-            .queens
-            .iter()
-            .map(|q| format!("{}:{}", q.row + 1, q.col + 1))
-            .collect();
+        let parts: Vec<String> = self.queens.iter().map(|q| q.to_string()).collect();
         parts.join(" ")
     }
 
-    /// Parse the CSV form back; squares must lie on `board`.
+    /// Parse the written form back: squares `r1c1` (any case) or, as earlier versions wrote them,
+    /// `1:1`, separated by single spaces; squares must lie on `board`.
     pub fn parse(board: Board, text: &str) -> Result<Layout, LayoutParseError> {
         let mut queens = Vec::new();
         for token in text.split(' ') {
             let bad = || LayoutParseError::BadSquare(token.to_string());
-            let (r, c) = token.split_once(':').ok_or_else(bad)?;
-            let r: usize = r.parse().map_err(|_| bad())?;
-            let c: usize = c.parse().map_err(|_| bad())?;
+            let (r, c) = square_numbers(token).ok_or_else(bad)?;
             if r == 0 || c == 0 || r > board.rows() || c > board.cols() {
                 return Err(LayoutParseError::OffBoard(token.to_string(), board));
             }
@@ -265,9 +297,28 @@ impl Layout {
     }
 }
 
+/// The 1-based (row, column) of a square written `r3c5` (any case) or `3:5`; plain digits only.
+fn square_numbers(token: &str) -> Option<(usize, usize)> {
+    let (r, c) = match token.split_once(':') {
+        Some(rc) => rc,
+        None => {
+            let rest = token.strip_prefix(['r', 'R'])?;
+            rest.split_once(['c', 'C'])?
+        }
+    };
+    let number = |s: &str| -> Option<usize> {
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        // All digits: only an overflow can fail, and that is certainly off the board.
+        Some(s.parse().unwrap_or(usize::MAX))
+    };
+    Some((number(r)?, number(c)?))
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum LayoutParseError {
-    #[error("'{0}' is not a square of the form row:col")]
+    #[error("'{0}' is not a square of the form r1c1 (row, column; 1-based)")]
     BadSquare(String),
     #[error("square '{0}' is off the {1} board")]
     OffBoard(String, Board),
@@ -503,13 +554,38 @@ mod tests {
     }
 
     #[test]
+    fn boards_from_text() {
+        assert_eq!("3x5".parse(), Ok(Board::new(3, 5).unwrap()));
+        assert_eq!(" 3×5 ".parse(), Ok(Board::new(3, 5).unwrap()));
+        assert_eq!("8".parse(), Ok(Board::new(8, 8).unwrap()));
+        for bad in ["0x5", "33x1", "3x", "-3x4", "8by8", "", "x"] {
+            assert!(bad.parse::<Board>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn layout_text_round_trips() {
         let b = Board::new(4, 4).unwrap();
         let l = Layout::new(b, vec![Square::new(2, 2), Square::new(0, 0)]);
-        assert_eq!(l.to_squares_string(), "1:1 3:3");
+        assert_eq!(l.to_squares_string(), "r1c1 r3c3");
+        assert_eq!(Layout::parse(b, "r1c1 r3c3").unwrap(), l);
+        // The older notation, any case, and a mix of both are read too.
         assert_eq!(Layout::parse(b, "1:1 3:3").unwrap(), l);
-        assert!(Layout::parse(b, "1:1 5:1").is_err());
-        assert!(Layout::parse(b, "1:1  3:3").is_err());
+        assert_eq!(Layout::parse(b, "R3C3 1:1").unwrap(), l);
+        assert!(Layout::parse(b, "r1c1 r5c1").is_err());
+        assert!(Layout::parse(b, "r1c1  r3c3").is_err());
+        for bad in [
+            "r1c", "rc1", "r1", "1:", ":1", "r+1c1", "r1c1x", "c1r1", "r1:c1", "1c1",
+        ] {
+            assert!(
+                matches!(Layout::parse(b, bad), Err(LayoutParseError::BadSquare(_))),
+                "{bad}"
+            );
+        }
+        assert!(matches!(
+            Layout::parse(b, "r99999999999999999999999c1"),
+            Err(LayoutParseError::OffBoard(..))
+        ));
         assert_eq!(l.diagram(), "Q . . .\n. . . .\n. . Q .\n. . . .\n");
     }
 

@@ -11,18 +11,18 @@ use crate::board::Layout;
 pub enum CheckError {
     #[error("layout has {found} queens, but {expected} were claimed")]
     WrongSize { expected: usize, found: usize },
-    #[error("queen {row}:{col} is off the {rows}x{cols} board")]
+    #[error("queen r{row}c{col} is off the {rows}x{cols} board")]
     OffBoard {
         row: usize,
         col: usize,
         rows: usize,
         cols: usize,
     },
-    #[error("two queens stand on {row}:{col}")]
+    #[error("two queens stand on r{row}c{col}")]
     Repeated { row: usize, col: usize },
-    #[error("square {row}:{col} is not covered by any queen")]
+    #[error("square r{row}c{col} is not covered by any queen")]
     Uncovered { row: usize, col: usize },
-    #[error("queens on {0}:{1} and {2}:{3} attack each other")]
+    #[error("queens on r{0}c{1} and r{2}c{3} attack each other")]
     Attacking(usize, usize, usize, usize),
 }
 

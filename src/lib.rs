@@ -13,9 +13,11 @@ pub mod export;
 pub mod nqueens;
 pub mod nqueens_check;
 pub mod plan;
+pub mod row;
 pub mod search;
 pub mod table;
 pub mod workload;
 
-pub use board::{Board, BoardError, Layout, Square, MAX_SIDE};
+pub use board::{Board, BoardError, BoardParseError, Layout, Square, MAX_SIDE};
+pub use row::TableRow;
 pub use search::{solve, Problem, SearchError, SearchOptions, Solution};

@@ -7,7 +7,8 @@ use std::time::Instant;
 
 use thiserror::Error;
 
-use crate::board::{Board, BoardError, Layout, MAX_SIDE};
+use crate::board::{Board, Layout, MAX_SIDE};
+use crate::row::TableRow;
 use crate::search::{solve, Problem, SearchError, SearchOptions};
 
 pub mod resume;
@@ -114,31 +115,6 @@ impl std::str::FromStr for SizeList {
     }
 }
 
-/// Parse a board written `NxM` (or `N` for a square board).
-pub fn parse_board(text: &str) -> Result<Board, BoardParseError> {
-    let t = text.trim();
-    let (r, c) = match t.split_once(['x', 'X', '×']) {
-        Some((r, c)) => (r, c),
-        None => (t, t),
-    };
-    let num = |s: &str| {
-        let s = s.trim();
-        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(BoardParseError::Malformed(text.to_string()));
-        }
-        Ok(s.parse::<usize>().unwrap_or(usize::MAX))
-    };
-    Ok(Board::new(num(r)?, num(c)?)?)
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum BoardParseError {
-    #[error("'{0}' is not a board size: expected NxM such as 8x8 or 3x5")]
-    Malformed(String),
-    #[error(transparent)]
-    Board(#[from] BoardError),
-}
-
 /// Every board of a table, in the order its rows are written: by rows, then by columns, each in
 /// the order the lists give.
 pub fn boards(rows: &SizeList, cols: &SizeList) -> Vec<Board> {
@@ -151,23 +127,13 @@ pub fn boards(rows: &SizeList, cols: &SizeList) -> Vec<Board> {
     out
 }
 
-/// One finished board: the record every export format is made from.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TableRow {
-    pub board: Board,
-    pub problem: Problem,
-    pub layout: Layout,
-    /// Search nodes; 0 when the row was taken from the transposed board's search.
-    pub nodes: u64,
-    /// Wall seconds of the search; 0 when taken from the transposed board.
-    pub seconds: f64,
-    pub threads: usize,
-}
-
-impl TableRow {
-    pub fn queens(&self) -> usize {
-        self.layout.len()
-    }
+/// The square boards n×n for every n in `sizes`, in the order given.
+pub fn square_boards(sizes: &SizeList) -> Vec<Board> {
+    sizes
+        .0
+        .iter()
+        .map(|&n| Board::new(n, n).expect("size lists hold valid sizes"))
+        .collect()
 }
 
 /// Computes the boards of a table one after the other (each on all threads of the current pool),
@@ -195,6 +161,11 @@ impl TableRunner {
     pub fn remember(&mut self, layout: &Layout) {
         let l = canonical(layout);
         self.done.entry(l.board()).or_insert(l);
+    }
+
+    /// The options its searches run with.
+    pub fn options(&self) -> &SearchOptions {
+        &self.options
     }
 
     /// The row for `board`: searched, or taken from its transpose if that was done before.
@@ -297,16 +268,6 @@ mod tests {
             Err(SizeListError::TooBig { .. })
         ));
         assert_eq!(SizeList::parse(""), Err(SizeListError::Empty));
-    }
-
-    #[test]
-    fn board_sizes() {
-        assert_eq!(parse_board("3x5").unwrap(), Board::new(3, 5).unwrap());
-        assert_eq!(parse_board("8").unwrap(), Board::new(8, 8).unwrap());
-        assert!(parse_board("0x5").is_err());
-        assert!(parse_board("33x1").is_err());
-        assert!(parse_board("3x").is_err());
-        assert!(parse_board("-3x4").is_err());
     }
 
     #[test]

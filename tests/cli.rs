@@ -190,5 +190,19 @@ fn bench_quick_writes_a_row_per_thread_count() {
         .iter()
         .all(|r| r[4] == rows[0][4] && r[6] == rows[0][6]));
     assert_eq!(&rows[0][6], "73712");
-    assert_eq!(&rows[0][2], "1.0000");
+    // speedup = seconds on one thread / seconds here, efficiency = speedup / threads, each as
+    // printed (4 decimals): checked against the seconds column, so a wrong formula fails.
+    let number = |r: &csv::StringRecord, i: usize| -> f64 { r[i].parse().unwrap() };
+    let base = number(&rows[0], 1);
+    for r in &rows {
+        let threads = number(r, 0);
+        let speedup = base / number(r, 1);
+        assert!((number(r, 2) - speedup).abs() < 1e-3, "speedup in {r:?}");
+        assert!(
+            (number(r, 3) - speedup / threads).abs() < 1e-3,
+            "efficiency in {r:?}"
+        );
+        let nodes_per_second = number(r, 5);
+        assert!(nodes_per_second > 0.0 && nodes_per_second.is_finite());
+    }
 }

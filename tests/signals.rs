@@ -18,9 +18,9 @@ const ARGS: [&str; 7] = ["table", "--rows", "10,12", "--cols", "14", "-j", "1"];
 /// What an uninterrupted run writes (seconds and nodes aside); the layouts are checked by `table`
 /// itself with the independent checker, and γ(10x14) = 7, γ(12x14) = 8.
 const EXPECTED: &str = "\
-rows,cols,queens,layout,problem,nodes,seconds,threads
-10,14,7,3:14 4:7 5:9 6:6 7:8 8:1 9:11,domination,NODES,SECONDS,1
-12,14,8,1:1 1:13 1:14 2:2 6:7 7:9 8:6 9:8,domination,NODES,SECONDS,1
+rows,cols,queens,layout,problem,digest,nodes,seconds,threads
+10,14,7,r3c14 r4c7 r5c9 r6c6 r7c8 r8c1 r9c11,domination,q1f32d34170d0afdb,NODES,SECONDS,1
+12,14,8,r1c1 r1c13 r1c14 r2c2 r6c7 r7c9 r8c6 r9c8,domination,q88766902a9223877,NODES,SECONDS,1
 ";
 
 fn spawn(args: &[&str], output: &Path) -> Child {
@@ -87,43 +87,57 @@ fn sigint_keeps_finished_rows_and_a_rerun_completes_the_file() {
         .assert()
         .success()
         .stderr(
-            "queendom: resuming t.csv: 1 of 2 boards already done\n"
+            // 10x14 has 140 squares: cheap enough to be re-proved on every resume.
+            "queendom: resuming t.csv: 1 of 2 boards already done, 1 re-proved\n"
                 .replace("t.csv", &path.display().to_string()),
         );
     assert_eq!(without_measurements(&read(&path)), EXPECTED);
 }
 
 #[test]
-fn sigterm_exits_143_and_a_whole_table_format_leaves_the_old_file() {
+fn sigterm_exits_143_and_force_leaves_the_old_file_and_the_rows_in_the_journal() {
     let dir = TempDir::new().unwrap();
     let path = dir.path().join("t.md");
+    let journal = dir.path().join(".t.md.partial");
     std::fs::write(&path, "an older table\n").unwrap();
     let mut args = ARGS.to_vec();
     args.push("--force");
     let child = spawn(&args, &path);
-    // The markdown goes to a temporary file beside t.md until the table is complete.
-    let partial = || {
-        std::fs::read_dir(dir.path()).unwrap().any(|e| {
-            e.unwrap()
-                .file_name()
-                .to_string_lossy()
-                .ends_with(".partial")
-        })
-    };
-    wait_for(partial);
+    // The rows go to the journal beside t.md until the table is complete.
+    wait_for(|| lines(&journal) >= 2);
     signal(&child, "TERM");
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(143), "{}", stderr(&output));
     let message = stderr(&output);
-    assert!(
-        message.starts_with("queendom: interrupted after ")
-            && message.contains(" of 2 boards; ")
-            && message.contains("t.md was not written")
-            && message.lines().count() == 1,
-        "{message}"
+    assert_eq!(
+        message,
+        format!(
+            "queendom: interrupted after 1 of 2 boards; {} is unchanged, the finished rows are \
+             in {}: run the same command again to resume\n",
+            path.display(),
+            journal.display()
+        )
     );
-    // --force replaces the file only once the new table is complete; the temporary file is gone.
+    // --force replaces the file only once the new table is complete; the finished row is kept.
     assert_eq!(read(&path), "an older table\n");
+    let first_two_lines: String = EXPECTED.lines().take(2).map(|l| format!("{l}\n")).collect();
+    assert_eq!(without_measurements(&read(&journal)), first_two_lines);
+
+    // The same command again resumes the journal, then writes t.md whole and removes the journal.
+    queendom()
+        .args(&args)
+        .arg("-o")
+        .arg(&path)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("1 of 2 boards already done"));
+    let table = read(&path);
+    assert!(
+        table.starts_with("| rows | cols | queens | layout |"),
+        "{table}"
+    );
+    assert!(table.contains("| 10 | 14 | 7 | r3c14 r4c7"), "{table}");
+    assert!(table.contains("| 12 | 14 | 8 | r1c1 r1c13"), "{table}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
@@ -145,6 +159,8 @@ fn kill_9_leaves_a_file_that_resume_accepts() {
     let text = read(&path);
     assert_eq!(text.lines().count(), 1);
     assert!(text.starts_with("{\"rows\":10,\"cols\":14,\"queens\":7,"));
+    // The killed run's lock sidecar does not block the next run, which removes it.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
 #[test]

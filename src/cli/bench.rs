@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use queendom::workload::{self, Work, Workload};
 
-use super::output::Target;
+use super::output::{OutFile, Target};
 use super::{print, usage, Failure};
 
 #[derive(clap::Args, Debug)]
@@ -87,26 +87,24 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let max = args.max_threads.map_or(cores, |n| n as usize);
     let target = Target::parse(args.output.as_deref());
-    // Checked before the runs, written after them: a failed run leaves no file behind.
-    if let Target::File(path) = &target {
-        if path.exists() && !args.force {
-            return Err(usage(format!(
-                "{} already exists; use --force to overwrite it",
-                path.display()
-            )));
+    // Claimed (checked and locked) before the runs, written after them: a path that cannot be
+    // written is found before minutes of benchmark, and a failed run leaves no file behind.
+    let out = match &target {
+        Target::File(path) => {
+            let out = OutFile::claim(path)?;
+            if out.exists() && !args.force {
+                return Err(usage(format!(
+                    "{} already exists; use --force to replace it",
+                    path.display()
+                )));
+            }
+            Some(out)
         }
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => std::path::Path::new("."),
-        };
-        if !dir.is_dir() {
-            return Err(usage(format!(
-                "cannot write {}: directory {} does not exist",
-                path.display(),
-                dir.display()
-            )));
+        Target::Stdout => {
+            super::output::check_stdout()?;
+            None
         }
-    }
+    };
     let workloads = if args.quick {
         workload::quick()
     } else {
@@ -191,9 +189,8 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
     if csv_to_stdout {
         print(&String::from_utf8_lossy(&bytes))?;
-    } else if let Target::File(path) = &target {
-        std::fs::write(path, &bytes)
-            .map_err(|e| usage(format!("cannot write {}: {e}", path.display())))?;
+    } else if let Some(out) = &out {
+        out.write_whole(&bytes)?;
     }
     Ok(())
 }

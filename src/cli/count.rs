@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use queendom::search::{count, Problem, SearchError, SearchOptions};
-use queendom::table::parse_board;
+
 use queendom::{Board, Layout};
 
 use super::signals::Interrupt;
@@ -41,7 +41,7 @@ pub fn run(args: CountArgs) -> Result<(), Failure> {
     let boards: Vec<Board> = args
         .boards
         .iter()
-        .map(|b| parse_board(b).map_err(usage))
+        .map(|b| b.parse::<Board>().map_err(usage))
         .collect::<Result<_, _>>()?;
     let problem = if args.independent {
         Problem::IndependentDomination

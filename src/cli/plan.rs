@@ -8,12 +8,13 @@ use queendom::export::Format;
 use queendom::plan::{
     build, merge, LoadedPlan, MergeError, Merged, PlanGoal, PlanRequest, TableAxes, MIN_PART_NODES,
 };
+use queendom::row::{RowKind, TableRow};
 use queendom::search::{Problem, SearchError, SearchOptions};
-use queendom::table::{boards, parse_board, SizeList, TableRow};
+use queendom::table::{boards, SizeList};
 use queendom::Board;
 
-use super::output::Target;
-use super::run_dir::{write_whole, RunDir, WorkError};
+use super::output::{OutFile, Target};
+use super::run_dir::{RunDir, WorkError};
 use super::signals::Interrupt;
 use super::{print, usage, Failure, ThreadArgs};
 
@@ -71,7 +72,7 @@ const CHECKPOINT_PART_NODES: f64 = 1_000_000.0;
 pub fn plan(args: PlanArgs) -> Result<(), Failure> {
     let problem = problem(args.independent);
     let (board_list, table) = match (&args.board, &args.rows, &args.cols) {
-        (Some(b), None, None) => (vec![parse_board(b).map_err(usage)?], None),
+        (Some(b), None, None) => (vec![b.parse::<Board>().map_err(usage)?], None),
         (None, Some(r), Some(c)) => (
             boards(r, c),
             Some(TableAxes {
@@ -431,7 +432,7 @@ pub struct MergeArgs {
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<String>,
     /// Table plans: the output format [default: from FILE's extension, else csv].
-    #[arg(short = 'f', long, value_name = "FORMAT", value_parser = super::table::parse_format)]
+    #[arg(short = 'f', long, value_name = "FORMAT", ignore_case = true)]
     format: Option<queendom::export::Format>,
     /// Replace FILE if it exists.
     #[arg(long)]
@@ -441,9 +442,19 @@ pub struct MergeArgs {
 pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
     let run = RunDir::open(&args.run)?;
     let target = Target::parse(args.output.as_deref());
-    if let Target::File(path) = &target {
-        refuse_output(path, args.force)?;
-    }
+    let format = match &run.plan.plan.table {
+        Some(axes) => {
+            let format = super::table::choose_format(args.format, &target)?;
+            let all = boards(
+                &SizeList::from_sizes(&axes.rows),
+                &SizeList::from_sizes(&axes.cols),
+            );
+            format.accepts(&all).map_err(usage)?;
+            Some(format)
+        }
+        None => None,
+    };
+    let out = claim_output(&target, args.force)?;
     let results = run.read_results();
     if !results.refused.is_empty() {
         let list: Vec<String> = results
@@ -462,10 +473,9 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
         // Missing parts (run them), or a count that contradicts the plan's size.
         _ => Failure::Error(anyhow::anyhow!("{e}")),
     })?;
-    if let Some(axes) = &run.plan.plan.table {
-        let format = super::table::choose_format(args.format, &target)?;
+    if let (Some(axes), Some(format)) = (&run.plan.plan.table, format) {
         let bytes = table_bytes(format, run.plan.problem, axes, &merged)?;
-        return emit(&target, &bytes);
+        return emit(out, &bytes);
     }
     let answer = &merged.boards[0];
     let symbol = symbol(run.plan.problem);
@@ -493,41 +503,30 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
             answer.threads
         ),
     };
-    emit(&target, text.as_bytes())
+    emit(out, text.as_bytes())
 }
 
-/// A merged answer goes to stdout, or into FILE whole.
-fn emit(target: &Target, bytes: &[u8]) -> Result<(), Failure> {
-    match target {
-        Target::Stdout => print(&String::from_utf8_lossy(bytes)),
-        Target::File(path) => write_whole(path, bytes)
-            .map_err(|e| Failure::Error(anyhow::anyhow!("cannot write {}: {e}", path.display()))),
+/// A merged answer goes to stdout, or into FILE whole (claimed, and so locked, before the merge).
+fn emit(out: Option<OutFile>, bytes: &[u8]) -> Result<(), Failure> {
+    match out {
+        None => print(&String::from_utf8_lossy(bytes)),
+        Some(file) => file.write_whole(bytes),
     }
 }
 
-fn refuse_output(path: &Path, force: bool) -> Result<(), Failure> {
-    match std::fs::metadata(path) {
-        Ok(m) if !m.is_file() => Err(usage(format!("{} is not a regular file", path.display()))),
-        Ok(_) if !force => Err(usage(format!(
+/// Claim `-o FILE` before merging: an existing file is replaced only with `--force`.
+fn claim_output(target: &Target, force: bool) -> Result<Option<OutFile>, Failure> {
+    let Target::File(path) = target else {
+        return Ok(None);
+    };
+    let out = OutFile::claim(path)?;
+    if out.exists() && !force {
+        return Err(usage(format!(
             "{} exists: use --force to replace it once the merge succeeds",
             path.display()
-        ))),
-        _ => {
-            let parent = match path.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-                _ => PathBuf::from("."),
-            };
-            if parent.is_dir() {
-                Ok(())
-            } else {
-                Err(usage(format!(
-                    "cannot write {}: directory {} does not exist",
-                    path.display(),
-                    parent.display()
-                )))
-            }
-        }
+        )));
     }
+    Ok(Some(out))
 }
 
 /// A table plan's merged answer as `table` writes it: rows in the table's order, a board taken
@@ -540,7 +539,7 @@ fn table_bytes(
 ) -> Result<Vec<u8>, Failure> {
     let rows = SizeList::from_sizes(&axes.rows);
     let cols = SizeList::from_sizes(&axes.cols);
-    let mut export = format.exporter(problem, &axes.rows, &axes.cols);
+    let mut export = format.exporter(RowKind::Optimum, problem, &axes.rows, &axes.cols);
     let mut out = export.header()?;
     let mut seen: Vec<Board> = Vec::new();
     for board in boards(&rows, &cols) {

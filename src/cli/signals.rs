@@ -51,3 +51,47 @@ impl Interrupt {
         }
     }
 }
+
+/// For work that cannot stop in the middle (an N-queens count runs to its end): the first SIGINT or
+/// SIGTERM prints the status line that the work keeps up to date and ends the process at once with
+/// 130 or 143, after removing the `cleanup` files. The status is taken under its lock, which the
+/// work holds while it writes a row, so a row is never cut.
+pub struct ExitOnSignal {
+    status: Arc<std::sync::Mutex<Status>>,
+}
+
+#[derive(Default)]
+pub struct Status {
+    /// The line printed on a signal (without `queendom: `).
+    pub message: String,
+    /// Files to remove before exiting (a lock's sidecar: the kernel releases the lock itself).
+    pub cleanup: Vec<std::path::PathBuf>,
+}
+
+impl ExitOnSignal {
+    pub fn register() -> io::Result<ExitOnSignal> {
+        let status = Arc::new(std::sync::Mutex::new(Status::default()));
+        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
+        let shared = Arc::clone(&status);
+        std::thread::spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                let status = shared.lock().unwrap_or_else(|e| e.into_inner());
+                eprintln!("queendom: {}", status.message);
+                for path in &status.cleanup {
+                    let _ = std::fs::remove_file(path);
+                }
+                std::process::exit(if signal == SIGTERM {
+                    SIGTERM_EXIT
+                } else {
+                    SIGINT_EXIT
+                });
+            }
+        });
+        Ok(ExitOnSignal { status })
+    }
+
+    /// The status, locked: hold it while writing a row and updating the message.
+    pub fn status(&self) -> std::sync::MutexGuard<'_, Status> {
+        self.status.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}

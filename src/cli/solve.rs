@@ -6,18 +6,17 @@ use std::time::Instant;
 use std::path::PathBuf;
 
 use queendom::search::{solve, Problem, SearchError, SearchOptions, Solution};
-use queendom::table::parse_board;
 use queendom::Board;
 
 use super::plan::{checkpoint_dir, solve_checkpointed, CheckpointError};
 use super::signals::Interrupt;
-use super::{print, progress, usage, Failure, ThreadArgs};
+use super::{print, progress, Failure, ThreadArgs};
 
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
     /// Boards as ROWSxCOLS (e.g. 8x8, 3x5); a single number N means NxN.
     #[arg(value_name = "BOARD", required = true)]
-    boards: Vec<String>,
+    boards: Vec<Board>,
     /// Independent domination i: no two queens may attack each other.
     #[arg(short = 'i', long)]
     independent: bool,
@@ -33,11 +32,9 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: SolveArgs) -> Result<(), Failure> {
-    let boards: Vec<Board> = args
-        .boards
-        .iter()
-        .map(|b| parse_board(b).map_err(usage))
-        .collect::<Result<_, _>>()?;
+    let boards = args.boards;
+    // Found before any search: a closed standard output would lose every answer.
+    super::output::check_stdout()?;
     let problem = if args.independent {
         Problem::IndependentDomination
     } else {

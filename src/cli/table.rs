@@ -1,61 +1,77 @@
 //! `queendom table --rows A-B --cols C-D [-o FILE] [--format F]`: one row per board, written as each
-//! finishes. An existing table file is checked and completed; Ctrl-C or SIGTERM stops cleanly.
+//! finishes. An existing table file is checked, re-proved where that is cheap, and completed;
+//! Ctrl-C or SIGTERM stops cleanly.
 //!
 //! Everything that can be refused is refused before a file is created or changed: the format, the
-//! directory, and an existing file's contents.
+//! path (through the output-file policy, [`super::output::file`]), and an existing file's contents.
+//!
+//! Where rows go while the table is computed:
+//! - standard output: as they finish (whole-table formats: all at the end);
+//! - a csv/tsv/json FILE without `--force`: appended to FILE as they finish (FILE is resumed);
+//! - otherwise (`--force`, or a whole-table format): a journal `.FILE.partial` beside FILE, in a
+//!   line format, resumed by the next run of the same command; once the table is complete, FILE is
+//!   written whole from the rows, renamed into place, and the journal removed. So `--force` never
+//!   touches FILE before the new table is complete, and an interrupted run loses no finished row.
 
 use std::collections::{HashMap, HashSet};
-use std::fs::{self, OpenOptions};
-use std::io::{self, Write};
-use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::fs::{self, File, OpenOptions};
+use std::io::IsTerminal;
+use std::path::PathBuf;
 
-use anyhow::Context;
-use queendom::export::Format;
+use queendom::export::{Export, Format};
+use queendom::row::{RowKind, TableRow};
 use queendom::search::{Problem, SearchError, SearchOptions};
-use queendom::table::resume::{read_existing, KeptRow};
-use queendom::table::{boards, SizeList, TableRunner};
+use queendom::table::resume::{
+    read_existing, reprove, visible, ExistingTable, KeptRow, LineEnding, ResumeError,
+};
+use queendom::table::{boards, square_boards, SizeList, TableRunner};
 use queendom::Board;
-use tempfile::NamedTempFile;
 
-use super::output::{Sink, Target};
+use super::output::file::cannot_write;
+use super::output::{OutFile, Sink, Target};
 use super::plan::{solve_checkpointed, CheckpointError};
 use super::signals::Interrupt;
 use super::{progress, usage, Failure, ThreadArgs};
 
 const TABLE_HELP: &str = "\
-Formats (--format, or from FILE's extension; stdout and files without an extension get csv,
-  other extensions are refused):
-  csv       .csv                    header rows,cols,queens,layout,problem,nodes,seconds,threads
-  tsv       .tsv                    the same columns separated by tabs
-  json      .json .jsonl .ndjson    JSON Lines: one object per board, keys as the CSV columns
-  markdown  .md .markdown           a Markdown table with the same columns
-  grid      (none: use --format)    a CSV matrix, one line per row count and one column per
-                                    column count, the number of queens in each cell; the corner
-                                    cell names the problem; printed once the table is complete
-  layout lists the queens as 1-based row:col squares separated by single spaces. nodes and
-  seconds measure the search (a board whose transpose was already done shows 0 and 0), threads
-  is -j: these three say how a row was obtained and may differ between runs. Rows come in the
-  order of --rows, then --cols, each written whole and flushed as soon as its board is done.
+Formats: --format, or from FILE's extension (.csv .tsv .json .jsonl .ndjson .md .markdown .xlsx);
+  stdout and files without an extension get csv, other extensions are refused. The columns of
+  csv, tsv, json, markdown and the workbook's rows sheet: rows,cols,queens,layout,problem,digest,
+  nodes,seconds,threads. layout lists the queens as 1-based squares r1c1 (row from the top, column
+  from the left) separated by single spaces. digest is a checksum of the row's values (q and 16
+  hex digits). nodes and seconds measure the search (a board whose transpose was already done
+  shows 0 and 0), threads is the number of worker threads: these three say how a row was
+  obtained and may differ between runs. Rows come in the order of --rows, then --cols, each
+  written whole and flushed as soon as its board is done.
 
 Resume (csv, tsv, json files): if FILE exists, it must be a table of this format and problem
-  (-i or not) whose rows are all boards of this table, each at most once, in any order. Every
-  kept layout is re-checked with the independent checker, kept rows stay as they are, and only
-  the missing boards are computed and appended. If the rows then are not in the table's order
-  (e.g. the ranges grew), the finished file is rewritten in order, atomically. A half-written
-  last line, as a killed run may leave, is dropped and its board computed again. Any other file
-  is refused and left unchanged; --force starts it afresh. Markdown and grid files are written
-  whole when the table is complete (an existing one is replaced only with --force, and only
-  then) and are never resumed. Output to stdout is never resumed.
+  (-i or not) whose rows are all boards of this table, each at most once, in any order (CRLF line
+  ends and a UTF-8 byte order mark, as spreadsheets save files, are fine). Every kept row is
+  re-checked: its layout by the independent checker, its digest against its values, and on boards
+  of at most 144 squares (all boards with --verify) its number is proved again: no layout with one
+  queen fewer exists. Kept rows stay as they are and only the missing boards are computed and
+  appended. If the rows then are not in the table's order (e.g. the ranges grew), the finished
+  file is rewritten in order, atomically. A half-written last line, as a killed run may leave, is
+  dropped and its board computed again. Any other file is refused and left unchanged. Files of
+  older versions (no digest column) are resumed with --verify only, then rewritten with digests.
 
-Interruption: Ctrl-C (SIGINT) or SIGTERM stops the run: every finished board is on disk, the
-  board in progress is dropped, one line says how many boards are done, and the exit code is
-  130 (SIGINT) or 143 (SIGTERM). A second signal ends the process at once. Rows are written
-  whole, so even `kill -9` leaves a file that resume accepts.
+--force, and the whole-table formats (markdown, grid, bfile, xlsx): FILE is not read; the rows go
+  to .FILE.partial beside it (resumed if an interrupted run of the same table left one), and FILE
+  is replaced by the new table, in one rename, only when it is complete. Without --force an
+  existing FILE of a whole-table format is refused.
 
-Exit codes: 0 done (also when the reader of stdout goes away, as with `| head`); 1 failure;
-  2 bad command line, unusable output path, or an existing FILE that cannot be resumed (nothing
-  is created or changed); 130/143 interrupted.";
+Interruption: Ctrl-C (SIGINT) or SIGTERM stops the run: every finished board is on disk (in FILE,
+  or in .FILE.partial as the message says), the board in progress is dropped, and the exit code is
+  130 (SIGINT) or 143 (SIGTERM). A second signal ends the process at once. Rows are written whole,
+  so even `kill -9` leaves a file that the same command resumes.
+
+Only one run at a time may write a FILE: a second one is refused (exit 2) naming the first (pid,
+  host, start). Only regular files are written; a symbolic link is followed and its target
+  replaced, so the link stays.
+
+Exit codes: 0 done (also when the reader of stdout goes away, as with `| head`); 1 failure
+  (including a closed standard output); 2 bad command line, unusable output path, a FILE in use,
+  or an existing FILE that cannot be resumed (nothing is created or changed); 130/143 interrupted.";
 
 #[derive(clap::Args, Debug)]
 #[command(after_long_help = TABLE_HELP)]
@@ -63,11 +79,26 @@ pub struct TableArgs {
     /// Row counts: a number, a range A-B, or a comma list such as 4,6,9-11.
     // A negative number reaches the size parser, which names the problem, instead of reading as a
     // flag; a forgotten value (`--rows --cols 3`) is still reported as missing.
-    #[arg(long, value_name = "SIZES", allow_negative_numbers = true)]
-    rows: SizeList,
+    #[arg(
+        long,
+        value_name = "SIZES",
+        allow_negative_numbers = true,
+        required_unless_present = "squares",
+        requires = "cols"
+    )]
+    rows: Option<SizeList>,
     /// Column counts, in the same form as --rows.
-    #[arg(long, value_name = "SIZES", allow_negative_numbers = true)]
-    cols: SizeList,
+    #[arg(
+        long,
+        value_name = "SIZES",
+        allow_negative_numbers = true,
+        required_unless_present = "squares",
+        requires = "rows"
+    )]
+    cols: Option<SizeList>,
+    /// Square boards n×n only, for these n (instead of --rows and --cols).
+    #[arg(long, value_name = "SIZES", allow_negative_numbers = true, conflicts_with_all = ["rows", "cols"])]
+    squares: Option<SizeList>,
     /// Independent domination i instead of domination γ.
     #[arg(short = 'i', long)]
     independent: bool,
@@ -75,11 +106,15 @@ pub struct TableArgs {
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<String>,
     /// Output format [default: from FILE's extension, else csv].
-    #[arg(short = 'f', long, value_name = "FORMAT", value_parser = parse_format)]
+    #[arg(short = 'f', long, value_name = "FORMAT", ignore_case = true)]
     format: Option<Format>,
-    /// Start FILE afresh instead of resuming it (or replace a markdown/grid file).
+    /// Replace FILE instead of resuming it; FILE changes only once the new table is complete.
     #[arg(long)]
     force: bool,
+    /// Re-prove every kept row when resuming, whatever its board size (and adopt files of older
+    /// versions, which have no digests).
+    #[arg(long)]
+    verify: bool,
     /// Keep every finished part of each board's search in DIR/BOARD-PROBLEM/ (see `queendom
     /// solve --checkpoint`): an interrupted board resumes there instead of starting afresh.
     #[arg(long, value_name = "DIR")]
@@ -88,16 +123,20 @@ pub struct TableArgs {
     threads: ThreadArgs,
 }
 
-pub fn parse_format(text: &str) -> Result<Format, String> {
-    match text.to_ascii_lowercase().as_str() {
-        "csv" => Ok(Format::Csv),
-        "tsv" => Ok(Format::Tsv),
-        "json" | "jsonl" => Ok(Format::Json),
-        "markdown" | "md" => Ok(Format::Markdown),
-        "grid" => Ok(Format::Grid),
-        _ => {
-            Err("unknown format: expected csv, tsv, json (or jsonl), markdown (or md), grid".into())
-        }
+const KIND: RowKind = RowKind::Optimum;
+
+/// Everything the run needs to know about the table itself.
+struct Table {
+    problem: Problem,
+    format: Format,
+    boards: Vec<Board>,
+    rows: Vec<usize>,
+    cols: Vec<usize>,
+}
+
+impl Table {
+    fn exporter(&self, format: Format) -> Box<dyn Export> {
+        format.exporter(KIND, self.problem, &self.rows, &self.cols)
     }
 }
 
@@ -112,34 +151,72 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
     let interrupt = Interrupt::register()?;
     let target = Target::parse(args.output.as_deref());
     let format = choose_format(args.format, &target)?;
-    let boards = boards(&args.rows, &args.cols);
-    let mut export = format.exporter(problem, args.rows.sizes(), args.cols.sizes());
-    let header = export.header()?;
-    let Opened {
-        mut sink,
-        kept,
-        needs_header,
-        finish,
-    } = open(&target, format, &header, problem, &boards, args.force)?;
-    if needs_header {
-        sink.write_now(&header)?;
-    }
-
+    let (boards, rows, cols) = match (&args.squares, &args.rows, &args.cols) {
+        (Some(sizes), _, _) => (
+            square_boards(sizes),
+            sizes.sizes().to_vec(),
+            sizes.sizes().to_vec(),
+        ),
+        (None, Some(r), Some(c)) => (boards(r, c), r.sizes().to_vec(), c.sizes().to_vec()),
+        _ => return Err(usage("give --rows and --cols, or --squares")),
+    };
+    format.accepts(&boards).map_err(usage)?;
+    let table = Table {
+        problem,
+        format,
+        boards,
+        rows,
+        cols,
+    };
     let pool = args.threads.pool()?;
-    let bar = progress::bar(boards.len() as u64, "boards");
-    bar.set_position(kept.len() as u64);
+    let threads = args.threads.count();
     let options = SearchOptions {
         cancel: Some(interrupt.flag()),
-        progress: Some(progress::parts(&bar)),
         ..SearchOptions::parallel()
     };
-    let mut runner = TableRunner::new(problem, options.clone(), args.threads.count());
-    for row in &kept {
-        runner.remember(&row.layout);
+
+    let mut plan = Plan::open(&target, &table, args.force, args.verify)?;
+    if !plan.kept.is_empty() {
+        let bar = progress::bar(plan.kept.len() as u64, "kept rows re-proved");
+        let proved = pool.install(|| {
+            reprove(&plan.kept, problem, args.verify, &options, |kept| {
+                bar.set_message(format!("re-proving {}", kept.board()));
+                bar.inc(1);
+            })
+        });
+        bar.finish_and_clear();
+        let proved = match proved {
+            Ok(n) => n,
+            Err(ResumeError::Search {
+                error: SearchError::Cancelled,
+                ..
+            }) => {
+                eprintln!(
+                    "queendom: interrupted while re-proving the rows of {}; nothing was changed",
+                    plan.source()
+                );
+                return Err(Failure::Interrupted(interrupt.exit_code()));
+            }
+            Err(e) => return Err(plan.refuse(e)),
+        };
+        plan.say_resuming(table.boards.len(), proved);
     }
-    let kept_boards: HashSet<Board> = kept.iter().map(|r| r.board).collect();
-    let mut written: Vec<(Board, Vec<u8>)> = Vec::new();
-    for &board in boards.iter().filter(|b| !kept_boards.contains(b)) {
+    let mut sink = plan.start(&table)?;
+
+    let bar = progress::bar(table.boards.len() as u64, "boards");
+    bar.set_position(plan.kept.len() as u64);
+    let options = SearchOptions {
+        progress: Some(progress::parts(&bar)),
+        ..options
+    };
+    let mut runner = TableRunner::new(problem, options, threads);
+    for kept in &plan.kept {
+        runner.remember(&kept.row.layout);
+    }
+    let kept_boards: HashSet<Board> = plan.kept.iter().map(|r| r.board()).collect();
+    let mut export = table.exporter(plan.writes_format(&table));
+    let mut written: Vec<(TableRow, Vec<u8>)> = Vec::new();
+    for &board in table.boards.iter().filter(|b| !kept_boards.contains(b)) {
         if interrupt.is_set() {
             break;
         }
@@ -157,10 +234,9 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
                 }
             },
             Some(dir) => {
-                let threads = args.threads.count();
                 let plain = SearchOptions {
                     progress: None,
-                    ..options.clone()
+                    ..runner.options().clone()
                 };
                 let on_part = |done: usize, total: usize| {
                     bar.set_prefix(format!(", part {done}/{total}"));
@@ -177,299 +253,388 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
                 }
             }
         };
-        let bytes = export.row(&row)?;
+        let bytes = plan.line_ending.apply(export.row(&row)?);
         sink.write_now(&bytes)?;
-        written.push((board, bytes));
+        written.push((row, bytes));
         bar.inc(1);
     }
     bar.finish_and_clear();
 
-    let done = kept.len() + written.len();
-    if done < boards.len() {
-        let total = boards.len();
-        let hint = match &finish {
-            Finish::Stdout => String::new(),
-            Finish::Append { .. } => "; run the same command again to resume".to_string(),
-            Finish::Persist { path, .. } => format!(
-                "; {} was not written ({format} tables are written whole when complete; \
-                 csv, tsv and json files can be resumed)",
-                path.display()
-            ),
-        };
-        eprintln!("queendom: interrupted after {done} of {total} boards{hint}");
+    let done = plan.kept.len() + written.len();
+    if done < table.boards.len() {
+        let total = table.boards.len();
+        eprintln!(
+            "queendom: interrupted after {done} of {total} boards{}",
+            plan.where_rows_are()
+        );
         return Err(Failure::Interrupted(interrupt.exit_code()));
     }
     sink.write_now(&export.footer()?)?;
     drop(sink);
-    finish.complete(&header, &boards, kept, written)
+    plan.finish(&table, written)
 }
 
 /// `--format`, else the output file's extension, else csv.
 pub fn choose_format(arg: Option<Format>, target: &Target) -> Result<Format, Failure> {
-    if let Some(f) = arg {
-        return Ok(f);
+    let format = match (arg, target) {
+        (Some(f), _) => f,
+        (None, Target::Stdout) => Format::Csv,
+        (None, Target::File(path)) => match path.extension() {
+            None => Format::Csv,
+            Some(ext) => {
+                let ext = ext.to_string_lossy();
+                Format::from_extension(&ext).ok_or_else(|| {
+                    usage(format!(
+                        "cannot tell the format of {} from its extension '.{}': use --format \
+                         csv, tsv, json, markdown, grid, bfile or xlsx",
+                        path.display(),
+                        visible(&ext)
+                    ))
+                })?
+            }
+        },
+    };
+    if !format.is_text() && *target == Target::Stdout && std::io::stdout().is_terminal() {
+        return Err(usage(format!(
+            "{format} is a binary format: write it to a file with -o FILE.{format}"
+        )));
     }
-    let Target::File(path) = target else {
-        return Ok(Format::Csv);
-    };
-    let Some(ext) = path.extension() else {
-        return Ok(Format::Csv);
-    };
-    let ext = ext.to_string_lossy();
-    Format::from_extension(&ext).ok_or_else(|| {
-        usage(format!(
-            "cannot tell the format of {} from its extension '.{ext}': \
-             use --format csv, tsv, json, markdown or grid",
-            path.display()
-        ))
-    })
+    Ok(format)
 }
 
 /// Where the rows go, and what is already there.
-struct Opened {
-    sink: Sink,
-    /// Rows kept from an existing file, in file order.
+struct Plan {
+    dest: Dest,
+    /// Rows kept from an existing file or journal, in file order.
     kept: Vec<KeptRow>,
+    /// The file the kept rows came from did not have the whole header yet.
     needs_header: bool,
-    finish: Finish,
+    /// Kept rows lack digests (older version, adopted with --verify): rewrite them first.
+    legacy: bool,
+    /// Bytes of the kept file to keep (a half-written last line lies beyond).
+    keep_len: u64,
+    line_ending: LineEnding,
 }
 
-/// What is left to do once every row is written.
-enum Finish {
+enum Dest {
     Stdout,
-    /// A line-format file: the kept rows first, then the rows of this run as they finished.
-    Append {
-        path: PathBuf,
-    },
-    /// A whole-table file built in a temporary file beside it, renamed over it at the end.
-    Persist {
-        temp: NamedTempFile,
-        path: PathBuf,
-        replace: bool,
+    /// A csv/tsv/json FILE, resumed and appended to in place.
+    Direct(OutFile),
+    /// FILE is written whole at the end; the rows go to `journal` (in `journal_format`) till then.
+    Journal {
+        out: OutFile,
+        journal: PathBuf,
+        journal_format: Format,
+        /// Whether the journal exists and was resumed.
+        resumed: bool,
     },
 }
 
-fn open(
-    target: &Target,
-    format: Format,
-    header: &[u8],
-    problem: Problem,
-    boards: &[Board],
-    force: bool,
-) -> Result<Opened, Failure> {
-    let path = match target {
-        Target::Stdout => {
-            return Ok(Opened {
-                sink: Sink::stdout(),
-                kept: Vec::new(),
-                needs_header: true,
-                finish: Finish::Stdout,
-            })
+impl Plan {
+    fn open(target: &Target, table: &Table, force: bool, verify: bool) -> Result<Plan, Failure> {
+        let path = match target {
+            Target::Stdout => {
+                super::output::check_stdout()?;
+                return Ok(Plan::fresh(Dest::Stdout));
+            }
+            Target::File(path) => path,
+        };
+        let out = OutFile::claim(path)?;
+        let journal = out.sidecar("partial");
+        if table.format.is_line_format() && !force {
+            if journal.exists() {
+                eprintln!(
+                    "queendom: note: {} holds the rows of an interrupted --force run; run with \
+                     --force to resume that one",
+                    journal.display()
+                );
+            }
+            if !out.exists() {
+                return Ok(Plan::fresh(Dest::Direct(out)));
+            }
+            let contents = out.read()?;
+            let existing = read_existing(
+                &contents,
+                table.format,
+                KIND,
+                table.problem,
+                &table.boards,
+                verify,
+            )
+            .map_err(|e| refusal(&out.shown().display().to_string(), e))?;
+            if existing.has_partial_line(contents.len() as u64) && existing.has_header {
+                eprintln!(
+                    "queendom: {}: dropped a half-written last line; its board is computed again",
+                    out.shown().display()
+                );
+            }
+            return Ok(Plan::resumed(Dest::Direct(out), existing));
         }
-        Target::File(path) => path.clone(),
-    };
-    let dir = parent_dir(&path)?;
-    let exists = match fs::metadata(&path) {
-        Ok(meta) if meta.is_dir() => {
-            return Err(usage(format!("{} is a directory", path.display())))
-        }
-        Ok(_) => true,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => false,
-        Err(e) => return Err(cannot_write(&path, e)),
-    };
-    let cannot = |e| cannot_write(&path, e);
 
-    if !format.is_line_format() {
-        if exists && !force {
+        if out.exists() && !force {
             return Err(usage(format!(
-                "{} already exists, and {format} tables cannot be resumed: \
-                 use --force to replace it once the new table is complete",
-                path.display()
+                "{} already exists, and {} tables cannot be resumed: use --force to replace it \
+                 once the new table is complete",
+                out.shown().display(),
+                table.format
             )));
         }
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
-        let temp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
-            .suffix(".partial")
-            // As for any new file: the umask decides (tempfile's default is owner-only).
-            .permissions(fs::Permissions::from_mode(0o666))
-            .tempfile_in(&dir)
-            .map_err(|e| cannot(os_error(e)))?;
-        let file = temp.as_file().try_clone().map_err(cannot)?;
-        return Ok(Opened {
-            sink: Sink::file(file),
-            kept: Vec::new(),
-            needs_header: true,
-            finish: Finish::Persist {
-                temp,
-                path,
-                replace: exists,
-            },
-        });
-    }
-
-    if !exists || force {
-        let mut options = OpenOptions::new();
-        options.write(true);
-        if exists {
-            options.truncate(true);
+        let journal_format = if table.format.is_line_format() {
+            table.format
         } else {
-            // Never clobber a file that appeared since the check above.
-            options.create_new(true);
+            Format::Csv
+        };
+        let dest = |resumed| Dest::Journal {
+            out,
+            journal: journal.clone(),
+            journal_format,
+            resumed,
+        };
+        if !journal.exists() {
+            return Ok(Plan::fresh(dest(false)));
         }
-        let file = options.open(&path).map_err(cannot)?;
-        return Ok(Opened {
-            sink: Sink::file(file),
-            kept: Vec::new(),
-            needs_header: true,
-            finish: Finish::Append { path },
-        });
+        let shown = journal.display().to_string();
+        let contents = read_journal(&journal)?;
+        match read_existing(
+            &contents,
+            journal_format,
+            KIND,
+            table.problem,
+            &table.boards,
+            verify,
+        ) {
+            Ok(existing) => Ok(Plan::resumed(dest(true), existing)),
+            Err(e) if force => {
+                eprintln!(
+                    "queendom: note: starting {shown} afresh: it holds another table ({})",
+                    e
+                );
+                Ok(Plan::fresh(dest(false)))
+            }
+            Err(e) => Err(usage(format!(
+                "cannot resume {shown}, the unfinished rows of an earlier run: {e}; it is left \
+                 unchanged (--force starts it afresh)"
+            ))),
+        }
     }
 
-    let contents =
-        fs::read(&path).map_err(|e| usage(format!("cannot read {}: {e}", path.display())))?;
-    let table = read_existing(&contents, format, header, problem, boards).map_err(|e| {
-        usage(format!(
-            "cannot resume {}: {e}; the file is left unchanged (--force starts it afresh)",
-            path.display()
-        ))
-    })?;
-    let file = OpenOptions::new()
-        .append(true)
-        .open(&path)
-        .map_err(cannot)?;
-    if table.has_partial_line(contents.len() as u64) {
-        file.set_len(table.keep_len).map_err(cannot)?;
-        if table.has_header {
-            eprintln!(
-                "queendom: {}: dropped a half-written last line; its board is computed again",
-                path.display()
-            );
+    fn fresh(dest: Dest) -> Plan {
+        Plan {
+            dest,
+            kept: Vec::new(),
+            needs_header: true,
+            legacy: false,
+            keep_len: 0,
+            line_ending: LineEnding::Lf,
         }
     }
-    if !table.rows.is_empty() {
+
+    fn resumed(dest: Dest, existing: ExistingTable) -> Plan {
+        Plan {
+            dest,
+            kept: existing.rows,
+            needs_header: !existing.has_header,
+            legacy: existing.legacy,
+            keep_len: existing.keep_len,
+            line_ending: existing.line_ending,
+        }
+    }
+
+    /// The file the kept rows come from, for messages.
+    fn source(&self) -> String {
+        match &self.dest {
+            Dest::Stdout => "standard output".into(),
+            Dest::Direct(out) => out.shown().display().to_string(),
+            Dest::Journal { journal, .. } => journal.display().to_string(),
+        }
+    }
+
+    fn refuse(&self, e: ResumeError) -> Failure {
+        refusal(&self.source(), e)
+    }
+
+    fn say_resuming(&self, total: usize, proved: usize) {
+        let reproved = if proved == 0 {
+            String::new()
+        } else {
+            format!(", {proved} re-proved")
+        };
         eprintln!(
-            "queendom: resuming {}: {} of {} boards already done",
-            path.display(),
-            table.rows.len(),
-            boards.len()
+            "queendom: resuming {}: {} of {total} boards already done{reproved}",
+            self.source(),
+            self.kept.len()
         );
     }
-    Ok(Opened {
-        sink: Sink::file(file),
-        kept: table.rows,
-        needs_header: !table.has_header,
-        finish: Finish::Append { path },
-    })
-}
 
-/// The directory a new file would be created in; refused unless it exists.
-fn parent_dir(path: &Path) -> Result<PathBuf, Failure> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    match fs::metadata(&dir) {
-        Ok(meta) if meta.is_dir() => Ok(dir),
-        Ok(_) => Err(usage(format!(
-            "cannot write {}: {} is not a directory",
-            path.display(),
-            dir.display()
-        ))),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(usage(format!(
-            "cannot write {}: directory {} does not exist",
-            path.display(),
-            dir.display()
-        ))),
-        Err(e) => Err(cannot_write(path, e)),
+    /// The format of the bytes written as rows finish.
+    fn writes_format(&self, table: &Table) -> Format {
+        match &self.dest {
+            Dest::Journal { journal_format, .. } => *journal_format,
+            _ => table.format,
+        }
     }
-}
 
-/// tempfile's error without the random name of the temporary file it tried, which would only
-/// confuse: the user named the table file.
-fn os_error(e: io::Error) -> io::Error {
-    let text = e.to_string();
-    match text.split_once(" at path ") {
-        Some((reason, _)) => io::Error::new(e.kind(), reason.to_string()),
-        None => e,
+    /// Open where the rows go and write what must come before them.
+    fn start(&mut self, table: &Table) -> Result<Sink, Failure> {
+        let format = self.writes_format(table);
+        let mut export = table.exporter(format);
+        let header = self.line_ending.apply(export.header()?);
+        match &self.dest {
+            Dest::Stdout => {
+                let mut sink = Sink::stdout()?;
+                sink.write_now(&header)?;
+                Ok(sink)
+            }
+            Dest::Direct(out) => {
+                if !out.exists() {
+                    let mut sink = Sink::file(out.create()?);
+                    sink.write_now(&header)?;
+                    return Ok(sink);
+                }
+                if self.legacy {
+                    // Adopt the file: every row again in today's columns (digest, r1c1), at once.
+                    let mut bytes = header.clone();
+                    for kept in &mut self.kept {
+                        kept.bytes = self.line_ending.apply(export.row(&kept.row)?);
+                        bytes.extend(&kept.bytes);
+                    }
+                    out.write_whole(&bytes)?;
+                    eprintln!(
+                        "queendom: {}: every row re-proved; rewritten with digests",
+                        out.shown().display()
+                    );
+                    self.keep_len = bytes.len() as u64;
+                    self.needs_header = false;
+                }
+                let mut sink = Sink::file(out.append(self.keep_len)?);
+                if self.needs_header {
+                    sink.write_now(&header)?;
+                }
+                Ok(sink)
+            }
+            Dest::Journal {
+                journal, resumed, ..
+            } => {
+                let cannot = |e| cannot_write(journal, e);
+                let file = if *resumed {
+                    let file = OpenOptions::new()
+                        .append(true)
+                        .open(journal)
+                        .map_err(cannot)?;
+                    file.set_len(self.keep_len).map_err(cannot)?;
+                    file
+                } else {
+                    File::create(journal).map_err(cannot)?
+                };
+                let mut sink = Sink::file(file);
+                if self.needs_header {
+                    sink.write_now(&header)?;
+                }
+                Ok(sink)
+            }
+        }
     }
-}
 
-fn cannot_write(path: &Path, e: io::Error) -> Failure {
-    usage(format!("cannot write {}: {e}", path.display()))
-}
+    /// What an interrupted run says after "interrupted after N of M boards".
+    fn where_rows_are(&self) -> String {
+        match &self.dest {
+            Dest::Stdout => String::new(),
+            Dest::Direct(_) => "; run the same command again to resume".into(),
+            Dest::Journal { out, journal, .. } => format!(
+                "; {} is unchanged, the finished rows are in {}: run the same command again to \
+                 resume",
+                out.shown().display(),
+                journal.display()
+            ),
+        }
+    }
 
-impl Finish {
-    fn complete(
-        self,
-        header: &[u8],
-        boards: &[Board],
-        kept: Vec<KeptRow>,
-        written: Vec<(Board, Vec<u8>)>,
-    ) -> Result<(), Failure> {
-        match self {
-            Finish::Stdout => Ok(()),
-            Finish::Append { path } => {
-                let in_file: Vec<Board> = kept
+    fn finish(self, table: &Table, written: Vec<(TableRow, Vec<u8>)>) -> Result<(), Failure> {
+        match &self.dest {
+            Dest::Stdout => Ok(()),
+            Dest::Direct(out) => {
+                let in_file: Vec<Board> = self
+                    .kept
                     .iter()
-                    .map(|r| r.board)
-                    .chain(written.iter().map(|w| w.0))
+                    .map(|r| r.board())
+                    .chain(written.iter().map(|w| w.0.board))
                     .collect();
-                if in_file == boards {
+                if in_file == table.boards {
                     return Ok(());
                 }
                 // Kept rows were not the start of this table: put every row in its place, so the
                 // file reads as an uninterrupted run would have written it.
-                let mut lines: HashMap<Board, Vec<u8>> =
-                    kept.into_iter().map(|r| (r.board, r.bytes)).collect();
-                lines.extend(written);
-                let mut bytes = header.to_vec();
-                for b in boards {
-                    bytes.extend(&lines[b]);
-                }
-                replace_whole(&path, &bytes).with_context(|| {
-                    format!("cannot put the rows of {} in order", path.display())
-                })?;
-                Ok(())
+                let export_header = table.exporter(table.format).header()?;
+                let bytes = self.in_order(table, self.line_ending.apply(export_header), written);
+                out.write_whole(&bytes)
             }
-            Finish::Persist {
-                temp,
-                path,
-                replace,
-            } => {
-                temp.as_file().sync_all()?;
-                let persisted = if replace {
-                    temp.persist(&path)
+            Dest::Journal { out, journal, .. } => {
+                let bytes = if table.format.is_line_format() {
+                    let header = table.exporter(table.format).header()?;
+                    self.in_order(table, header, written)
                 } else {
-                    temp.persist_noclobber(&path)
+                    let mut rows: HashMap<Board, TableRow> = self
+                        .kept
+                        .iter()
+                        .map(|k| (k.board(), k.row.clone()))
+                        .collect();
+                    rows.extend(written.into_iter().map(|(row, _)| (row.board, row)));
+                    let mut export = table.exporter(table.format);
+                    let mut bytes = export.header()?;
+                    for board in &table.boards {
+                        bytes.extend(export.row(&rows[board])?);
+                    }
+                    bytes.extend(export.footer()?);
+                    bytes
                 };
-                if let Err(e) = persisted {
-                    // Hours of work must not vanish with the temporary file: keep it and say where.
-                    let kept = e.file.into_temp_path().keep();
-                    let at = kept.map_or_else(|_| "lost".to_string(), |p| p.display().to_string());
-                    return Err(Failure::Error(anyhow::anyhow!(
-                        "cannot write {}: {}; the table is in {at}",
-                        path.display(),
-                        e.error
-                    )));
-                }
+                out.write_whole(&bytes)?;
+                fs::remove_file(journal).map_err(|e| cannot_write(journal, e))?;
                 Ok(())
             }
         }
     }
+
+    /// `header` and every row's line in the table's order (rows of this run and kept ones).
+    fn in_order(
+        &self,
+        table: &Table,
+        header: Vec<u8>,
+        written: Vec<(TableRow, Vec<u8>)>,
+    ) -> Vec<u8> {
+        let mut lines: HashMap<Board, Vec<u8>> = self
+            .kept
+            .iter()
+            .map(|r| (r.board(), r.bytes.clone()))
+            .collect();
+        lines.extend(written.into_iter().map(|(row, bytes)| (row.board, bytes)));
+        let mut bytes = header;
+        for b in &table.boards {
+            bytes.extend(&lines[b]);
+        }
+        bytes
+    }
 }
 
-/// Replace `path` by `bytes` at once: write a temporary file beside it, then rename it over.
-fn replace_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
+fn refusal(source: &str, e: ResumeError) -> Failure {
+    let hint = match e {
+        ResumeError::NoDigest { .. } => " (or --force starts it afresh)",
+        ResumeError::NotMinimal { .. } | ResumeError::Digest { .. } => {
+            "; the file is left unchanged (correct or delete that line, or --force starts it afresh)"
+        }
+        _ => "; the file is left unchanged (--force starts it afresh)",
     };
-    let mut temp = NamedTempFile::new_in(dir)?;
-    temp.write_all(bytes)?;
-    temp.as_file().sync_all()?;
-    let permissions = fs::metadata(path)?.permissions();
-    fs::set_permissions(temp.path(), permissions)?;
-    temp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    usage(format!("cannot resume {source}: {e}{hint}"))
+}
+
+/// A journal left by an earlier run of this table, read through the same non-blocking, regular
+/// files only rule as the output itself.
+fn read_journal(journal: &std::path::Path) -> Result<Vec<u8>, Failure> {
+    let meta = fs::symlink_metadata(journal).map_err(|e| cannot_write(journal, e))?;
+    if !meta.is_file() {
+        return Err(usage(format!(
+            "{} is not a regular file: remove it",
+            journal.display()
+        )));
+    }
+    fs::read(journal).map_err(|e| usage(format!("cannot read {}: {e}", journal.display())))
 }

@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 
 use super::{Export, ExportError};
+use crate::row::TableRow;
 use crate::search::Problem;
-use crate::table::TableRow;
 
 pub struct GridExport {
     problem: Problem,
@@ -44,19 +44,31 @@ impl Export for GridExport {
     }
 
     fn footer(&mut self) -> Result<Vec<u8>, ExportError> {
+        let mut out = Vec::new();
+        for line in self.cells() {
+            out.extend(record(&line)?);
+        }
+        Ok(out)
+    }
+}
+
+impl GridExport {
+    /// The grid as lines of cells: the corner cell and the column counts, then one line per row
+    /// count (shared with the grid sheet of the workbook).
+    pub(super) fn cells(&self) -> Vec<Vec<String>> {
         let mut head = vec![format!("{} rows\\cols", self.problem.name())];
         head.extend(self.cols.iter().map(|c| c.to_string()));
-        let mut out = record(&head)?;
+        let mut out = vec![head];
         for &r in &self.rows {
             let mut line = vec![r.to_string()];
-            // A board that never came in (it cannot happen in a finished table) is an empty cell.
+            // A board that is not in the table (off the diagonal of `--squares`) is an empty cell.
             line.extend(self.cols.iter().map(|&c| {
                 self.queens
                     .get(&(r, c))
                     .map_or(String::new(), |q| q.to_string())
             }));
-            out.extend(record(&line)?);
+            out.push(line);
         }
-        Ok(out)
+        out
     }
 }

@@ -1,25 +1,19 @@
 //! JSON Lines: one object per board with the CSV column names as keys, in the same order, and no
-//! header, so every line stands alone.
+//! header, so every line stands alone. Numbers are JSON numbers, layouts and digests strings.
 
-use serde::Deserialize;
+use serde_json::Value;
 
-use super::{Export, ExportError, RowFields, RowReadError};
-use crate::table::TableRow;
+use super::{Export, ExportError};
+use crate::row::{Cell, CellKind, Column, RowFields, RowKind, RowReadError, TableRow};
 
-#[derive(Default)]
-pub struct JsonExport;
+pub struct JsonExport {
+    kind: RowKind,
+}
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct JsonRow {
-    rows: usize,
-    cols: usize,
-    queens: usize,
-    layout: String,
-    problem: String,
-    nodes: u64,
-    seconds: f64,
-    threads: usize,
+impl JsonExport {
+    pub fn new(kind: RowKind) -> JsonExport {
+        JsonExport { kind }
+    }
 }
 
 impl Export for JsonExport {
@@ -29,35 +23,65 @@ impl Export for JsonExport {
 
     fn row(&mut self, row: &TableRow) -> Result<Vec<u8>, ExportError> {
         // Written by hand so that seconds read as in the CSV (0.000012, not 1.2e-5).
-        let text = |s: &str| serde_json::to_string(s);
-        let line = format!(
-            "{{\"rows\":{},\"cols\":{},\"queens\":{},\"layout\":{},\"problem\":{},\"nodes\":{},\"seconds\":{:.6},\"threads\":{}}}\n",
-            row.board.rows(),
-            row.board.cols(),
-            row.queens(),
-            text(&row.layout.to_squares_string())?,
-            text(row.problem.name())?,
-            row.nodes,
-            row.seconds,
-            row.threads,
-        );
+        let mut line = String::from("{");
+        for (i, &column) in self.kind.columns().iter().enumerate() {
+            if i > 0 {
+                line.push(',');
+            }
+            line.push_str(&serde_json::to_string(column.name())?);
+            line.push(':');
+            match row.cell(column) {
+                Cell::Text(t) => line.push_str(&serde_json::to_string(&t)?),
+                other => line.push_str(&other.text()),
+            }
+        }
+        line.push_str("}\n");
         Ok(line.into_bytes())
     }
 }
 
+/// Every known column is read from its key; a key that names no column of a row kind, or a value
+/// of the wrong JSON type, is refused. A line without `digest` is a row written before rows
+/// carried one.
 pub(super) fn read_row(line: &str) -> Result<RowFields, RowReadError> {
-    let r: JsonRow = serde_json::from_str(line).map_err(|e| RowReadError::Json(e.to_string()))?;
-    if !r.seconds.is_finite() || r.seconds < 0.0 {
-        return Err(RowReadError::NotSeconds(r.seconds.to_string()));
+    let value: Value = serde_json::from_str(line).map_err(|e| RowReadError::Json(e.to_string()))?;
+    let Value::Object(object) = value else {
+        return Err(RowReadError::Json("not an object".into()));
+    };
+    let known = RowKind::Optimum.columns();
+    let mut columns = Vec::new();
+    let mut texts = Vec::new();
+    for (key, value) in &object {
+        let Some(&column) = known.iter().find(|c| c.name() == key) else {
+            return Err(RowReadError::Json(format!("unknown field `{key}`")));
+        };
+        let text = match (column.kind(), value) {
+            (CellKind::Text, Value::String(s)) => s.clone(),
+            (CellKind::Whole | CellKind::Seconds, Value::Number(n)) => n.to_string(),
+            _ => {
+                return Err(RowReadError::Json(format!(
+                    "field `{key}` is {value}, expected {}",
+                    match column.kind() {
+                        CellKind::Text => "a string",
+                        _ => "a number",
+                    }
+                )))
+            }
+        };
+        columns.push(column);
+        texts.push(text);
     }
-    Ok(RowFields {
-        rows: r.rows,
-        cols: r.cols,
-        queens: r.queens,
-        layout: r.layout,
-        problem: r.problem,
-        nodes: r.nodes,
-        seconds: r.seconds,
-        threads: r.threads,
-    })
+    let missing: Vec<&str> = known
+        .iter()
+        .filter(|c| **c != Column::Digest && !columns.contains(c))
+        .map(|c| c.name())
+        .collect();
+    if !missing.is_empty() {
+        return Err(RowReadError::Json(format!(
+            "missing field `{}`",
+            missing.join("`, `")
+        )));
+    }
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    RowFields::from_texts(&columns, &refs)
 }

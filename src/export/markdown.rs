@@ -1,24 +1,33 @@
 //! Markdown: a pipe table with the CSV columns, numbers right-aligned. No field can hold a `|`.
 
-use super::csv::row_texts;
-use super::{Export, ExportError, CSV_COLUMNS};
-use crate::table::TableRow;
+use super::{row_texts, Export, ExportError};
+use crate::row::{CellKind, RowKind, TableRow};
 
-#[derive(Default)]
-pub struct MarkdownExport;
+pub struct MarkdownExport {
+    kind: RowKind,
+}
 
-fn line(cells: &[&str]) -> Vec<u8> {
+impl MarkdownExport {
+    pub fn new(kind: RowKind) -> MarkdownExport {
+        MarkdownExport { kind }
+    }
+}
+
+fn line<S: AsRef<str>>(cells: &[S]) -> Vec<u8> {
+    let cells: Vec<&str> = cells.iter().map(AsRef::as_ref).collect();
     format!("| {} |\n", cells.join(" | ")).into_bytes()
 }
 
 impl Export for MarkdownExport {
     fn header(&mut self) -> Result<Vec<u8>, ExportError> {
-        let mut out = line(&CSV_COLUMNS);
-        // layout and problem are text (left-aligned); the rest are numbers.
-        let rule: Vec<&str> = CSV_COLUMNS
+        let mut out = line(&self.kind.names());
+        // Text is left-aligned, numbers right-aligned.
+        let rule: Vec<&str> = self
+            .kind
+            .columns()
             .iter()
-            .map(|&c| match c {
-                "layout" | "problem" => ":---",
+            .map(|c| match c.kind() {
+                CellKind::Text => ":---",
                 _ => "---:",
             })
             .collect();
@@ -27,8 +36,6 @@ impl Export for MarkdownExport {
     }
 
     fn row(&mut self, row: &TableRow) -> Result<Vec<u8>, ExportError> {
-        let texts = row_texts(row);
-        let cells: Vec<&str> = texts.iter().map(String::as_str).collect();
-        Ok(line(&cells))
+        Ok(line(&row_texts(row)))
     }
 }

@@ -4,27 +4,35 @@
 //!
 //! The line formats (CSV, TSV, JSON Lines) write one whole line per board and nothing after the
 //! last row, so a file cut short after any row is still a valid table: these are the formats a run
-//! can resume, and each can read its own rows back ([`Format::read_row`]). Markdown and the grid
-//! are whole-table formats: the grid can only be printed once every cell is known.
+//! can resume, and each can read its own rows back ([`Format::read_row`]). Markdown, the grid, the
+//! b-file and XLSX are whole-table formats: they are produced once every row is in.
+//!
+//! The formats walk the columns of the row kind ([`RowKind::columns`]), so a new column needs no
+//! change here.
 
+mod bfile;
 mod csv;
 mod grid;
 mod json;
 mod markdown;
 mod tsv;
+mod xlsx;
 
 use std::fmt;
 
 use thiserror::Error;
 
+use crate::board::Board;
+use crate::row::{Column, RowFields, RowKind, RowReadError, TableRow};
 use crate::search::Problem;
-use crate::table::TableRow;
 
-pub use self::csv::{CsvExport, CSV_COLUMNS};
+pub use self::bfile::BFileExport;
+pub use self::csv::CsvExport;
 pub use self::grid::GridExport;
 pub use self::json::JsonExport;
 pub use self::markdown::MarkdownExport;
 pub use self::tsv::TsvExport;
+pub use self::xlsx::XlsxExport;
 
 #[derive(Debug, Error)]
 pub enum ExportError {
@@ -34,6 +42,8 @@ pub enum ExportError {
     Json(#[from] serde_json::Error),
     #[error("cannot format row: {0}")]
     Io(#[from] std::io::Error),
+    #[error("cannot build the workbook: {0}")]
+    Xlsx(#[from] rust_xlsxwriter::XlsxError),
 }
 
 /// A table format, fed the rows in order as they finish.
@@ -48,30 +58,30 @@ pub trait Export {
     }
 }
 
-/// The output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// The output formats: the one list that `--format`, the extensions and the help text come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[value(rename_all = "lower")]
 pub enum Format {
-    /// Comma-separated values with a header line: the default.
+    /// .csv: comma-separated values with a header line (the default)
     Csv,
-    /// Tab-separated values with a header line.
+    /// .tsv: the same columns separated by tabs
     Tsv,
-    /// JSON Lines: one object per board, no header.
+    /// .json .jsonl .ndjson: JSON Lines, one object per board, keys as the CSV columns
+    #[value(alias = "jsonl", alias = "ndjson")]
     Json,
-    /// A Markdown table.
+    /// .md .markdown: a Markdown table with the same columns
+    #[value(alias = "md")]
     Markdown,
-    /// A matrix of the numbers, one line per row count and one column per column count (CSV).
+    /// (no extension: CSV too) a matrix, one line per row count and one column per column count,
+    /// the number of queens in each cell, the problem in the corner cell
     Grid,
+    /// (no extension) OEIS b-file: `n a(n)` lines, square boards only
+    Bfile,
+    /// .xlsx: a workbook with a sheet of rows (numbers as numbers, layouts as text) and a grid sheet
+    Xlsx,
 }
 
 impl Format {
-    pub const ALL: [Format; 5] = [
-        Format::Csv,
-        Format::Tsv,
-        Format::Json,
-        Format::Markdown,
-        Format::Grid,
-    ];
-
     pub fn name(self) -> &'static str {
         match self {
             Format::Csv => "csv",
@@ -79,19 +89,36 @@ impl Format {
             Format::Json => "json",
             Format::Markdown => "markdown",
             Format::Grid => "grid",
+            Format::Bfile => "bfile",
+            Format::Xlsx => "xlsx",
         }
     }
 
-    /// The format a file name's extension stands for: `.csv`, `.tsv`, `.json`/`.jsonl`/`.ndjson`,
-    /// `.md`/`.markdown` (case-insensitive). The grid has no extension of its own: it is CSV too.
-    pub fn from_extension(ext: &str) -> Option<Format> {
-        match ext.to_ascii_lowercase().as_str() {
-            "csv" => Some(Format::Csv),
-            "tsv" => Some(Format::Tsv),
-            "json" | "jsonl" | "ndjson" => Some(Format::Json),
-            "md" | "markdown" => Some(Format::Markdown),
-            _ => None,
+    /// Every format, in the order of `--help`.
+    pub fn all() -> &'static [Format] {
+        <Format as clap::ValueEnum>::value_variants()
+    }
+
+    /// The file name extensions that stand for this format (lower case). The grid and the b-file
+    /// have none of their own.
+    pub fn extensions(self) -> &'static [&'static str] {
+        match self {
+            Format::Csv => &["csv"],
+            Format::Tsv => &["tsv"],
+            Format::Json => &["json", "jsonl", "ndjson"],
+            Format::Markdown => &["md", "markdown"],
+            Format::Xlsx => &["xlsx"],
+            Format::Grid | Format::Bfile => &[],
         }
+    }
+
+    /// The format a file name's extension stands for (case-insensitive).
+    pub fn from_extension(ext: &str) -> Option<Format> {
+        let ext = ext.to_ascii_lowercase();
+        Format::all()
+            .iter()
+            .copied()
+            .find(|f| f.extensions().contains(&ext.as_str()))
     }
 
     /// One whole line per board and nothing after the last one: a file cut after any row is a
@@ -100,26 +127,60 @@ impl Format {
         matches!(self, Format::Csv | Format::Tsv | Format::Json)
     }
 
+    /// Whether the format is text (XLSX is a zip archive).
+    pub fn is_text(self) -> bool {
+        self != Format::Xlsx
+    }
+
+    /// Whether this format can hold a table of `boards`: a b-file only has square boards.
+    pub fn accepts(self, boards: &[Board]) -> Result<(), FormatError> {
+        if self == Format::Bfile {
+            if let Some(&board) = boards.iter().find(|b| !b.is_square()) {
+                return Err(FormatError::NotSquare { board });
+            }
+        }
+        Ok(())
+    }
+
     /// A fresh exporter for a table of `problem` over these row and column counts (the grid needs
     /// them for its axes; the other formats ignore them).
-    pub fn exporter(self, problem: Problem, rows: &[usize], cols: &[usize]) -> Box<dyn Export> {
+    pub fn exporter(
+        self,
+        kind: RowKind,
+        problem: Problem,
+        rows: &[usize],
+        cols: &[usize],
+    ) -> Box<dyn Export> {
         match self {
-            Format::Csv => Box::new(CsvExport),
-            Format::Tsv => Box::new(TsvExport),
-            Format::Json => Box::new(JsonExport),
-            Format::Markdown => Box::new(MarkdownExport),
+            Format::Csv => Box::new(CsvExport::new(kind)),
+            Format::Tsv => Box::new(TsvExport::new(kind)),
+            Format::Json => Box::new(JsonExport::new(kind)),
+            Format::Markdown => Box::new(MarkdownExport::new(kind)),
             Format::Grid => Box::new(GridExport::new(problem, rows, cols)),
+            Format::Bfile => Box::new(BFileExport::new(problem)),
+            Format::Xlsx => Box::new(XlsxExport::new(kind, problem, rows, cols)),
         }
     }
 
-    /// Read back one line (without its newline) written by this format's `row`. Only the line
-    /// formats can be read; the others always fail.
-    pub fn read_row(self, line: &str) -> Result<RowFields, RowReadError> {
+    /// Read back one line (without its line ending) written by this format's `row`, whose file
+    /// names `columns` (from its header; JSON Lines names them in each line, and `columns` is
+    /// then only what is expected). Only the line formats can be read.
+    pub fn read_row(self, columns: &[Column], line: &str) -> Result<RowFields, RowReadError> {
         match self {
-            Format::Csv => csv::read_row(line),
-            Format::Tsv => tsv::read_row(line),
+            Format::Csv => csv::read_row(columns, line),
+            Format::Tsv => tsv::read_row(columns, line),
             Format::Json => json::read_row(line),
-            Format::Markdown | Format::Grid => Err(RowReadError::NotALineFormat(self)),
+            _ => Err(RowReadError::NotALineFormat(self.name())),
+        }
+    }
+
+    /// The header line this format writes for `columns` (empty for JSON Lines), newline included.
+    pub fn header_for(self, columns: &[Column]) -> Vec<u8> {
+        let names: Vec<&str> = columns.iter().map(|c| c.name()).collect();
+        match self {
+            Format::Csv => csv::record(&names).unwrap_or_default(),
+            Format::Tsv => tsv::line(&names),
+            _ => Vec::new(),
         }
     }
 }
@@ -130,68 +191,47 @@ impl fmt::Display for Format {
     }
 }
 
-/// The fields of a row as written, read back from a file (not yet checked against anything).
-#[derive(Debug, Clone, PartialEq)]
-pub struct RowFields {
-    pub rows: usize,
-    pub cols: usize,
-    pub queens: usize,
-    pub layout: String,
-    pub problem: String,
-    pub nodes: u64,
-    pub seconds: f64,
-    pub threads: usize,
-}
-
-/// Why a line is not a row of its format.
+/// Why a format cannot hold a table.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum RowReadError {
-    #[error("expected {expected} fields, found {found}")]
-    FieldCount { expected: usize, found: usize },
-    #[error("field '{field}' is not a whole number: '{value}'")]
-    NotANumber { field: &'static str, value: String },
-    #[error("field 'seconds' is not a number of seconds: '{0}'")]
-    NotSeconds(String),
-    #[error("not a JSON row object: {0}")]
-    Json(String),
-    #[error("{0} rows cannot be read back")]
-    NotALineFormat(Format),
+pub enum FormatError {
+    #[error(
+        "a b-file lists square boards only (n a(n)), but the table includes {board}: \
+         use --squares, or equal --rows and --cols of one size"
+    )]
+    NotSquare { board: Board },
 }
 
-/// Turn the text fields of a CSV or TSV line (in [`CSV_COLUMNS`] order) into a [`RowFields`].
-fn fields_from_text(fields: &[&str]) -> Result<RowFields, RowReadError> {
-    if fields.len() != CSV_COLUMNS.len() {
-        return Err(RowReadError::FieldCount {
-            expected: CSV_COLUMNS.len(),
-            found: fields.len(),
-        });
-    }
-    fn whole<T: std::str::FromStr>(field: &'static str, value: &str) -> Result<T, RowReadError> {
-        // Only plain digits, as written: no signs, spaces or exponents.
-        if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(RowReadError::NotANumber {
-                field,
-                value: value.to_string(),
-            });
+/// The texts of a row's cells, in the kind's column order (shared by CSV, TSV and Markdown).
+fn row_texts(row: &TableRow) -> Vec<String> {
+    row.kind()
+        .columns()
+        .iter()
+        .map(|&c| row.cell(c).text())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_extension_names_one_format() {
+        for &f in Format::all() {
+            for ext in f.extensions() {
+                assert_eq!(Format::from_extension(ext), Some(f));
+                assert_eq!(Format::from_extension(&ext.to_uppercase()), Some(f));
+            }
         }
-        value.parse().map_err(|_| RowReadError::NotANumber {
-            field,
-            value: value.to_string(),
-        })
+        assert_eq!(Format::from_extension("txt"), None);
+        assert_eq!(Format::from_extension("xls"), None);
     }
-    let seconds: f64 = fields[6]
-        .parse()
-        .ok()
-        .filter(|s: &f64| s.is_finite() && *s >= 0.0)
-        .ok_or_else(|| RowReadError::NotSeconds(fields[6].to_string()))?;
-    Ok(RowFields {
-        rows: whole("rows", fields[0])?,
-        cols: whole("cols", fields[1])?,
-        queens: whole("queens", fields[2])?,
-        layout: fields[3].to_string(),
-        problem: fields[4].to_string(),
-        nodes: whole("nodes", fields[5])?,
-        seconds,
-        threads: whole("threads", fields[7])?,
-    })
+
+    #[test]
+    fn a_bfile_takes_square_boards_only() {
+        let square = [Board::new(3, 3).unwrap(), Board::new(5, 5).unwrap()];
+        assert_eq!(Format::Bfile.accepts(&square), Ok(()));
+        let mixed = [Board::new(3, 3).unwrap(), Board::new(3, 4).unwrap()];
+        assert!(Format::Bfile.accepts(&mixed).is_err());
+        assert_eq!(Format::Csv.accepts(&mixed), Ok(()));
+    }
 }

@@ -1,14 +1,21 @@
 //! TSV: the CSV columns separated by tabs. No field can hold a tab or a newline, so nothing is
 //! quoted.
 
-use super::csv::row_texts;
-use super::{fields_from_text, Export, ExportError, RowFields, RowReadError, CSV_COLUMNS};
-use crate::table::TableRow;
+use super::{row_texts, Export, ExportError};
+use crate::row::{Column, RowFields, RowKind, RowReadError, TableRow};
 
-#[derive(Default)]
-pub struct TsvExport;
+pub struct TsvExport {
+    kind: RowKind,
+}
 
-fn line(fields: &[&str]) -> Vec<u8> {
+impl TsvExport {
+    pub fn new(kind: RowKind) -> TsvExport {
+        TsvExport { kind }
+    }
+}
+
+pub(super) fn line<S: AsRef<str>>(fields: &[S]) -> Vec<u8> {
+    let fields: Vec<&str> = fields.iter().map(AsRef::as_ref).collect();
     let mut out = fields.join("\t").into_bytes();
     out.push(b'\n');
     out
@@ -16,17 +23,15 @@ fn line(fields: &[&str]) -> Vec<u8> {
 
 impl Export for TsvExport {
     fn header(&mut self) -> Result<Vec<u8>, ExportError> {
-        Ok(line(&CSV_COLUMNS))
+        Ok(line(&self.kind.names()))
     }
 
     fn row(&mut self, row: &TableRow) -> Result<Vec<u8>, ExportError> {
-        let texts = row_texts(row);
-        let fields: Vec<&str> = texts.iter().map(String::as_str).collect();
-        Ok(line(&fields))
+        Ok(line(&row_texts(row)))
     }
 }
 
-pub(super) fn read_row(text: &str) -> Result<RowFields, RowReadError> {
+pub(super) fn read_row(columns: &[Column], text: &str) -> Result<RowFields, RowReadError> {
     let fields: Vec<&str> = text.split('\t').collect();
-    fields_from_text(&fields)
+    RowFields::from_texts(columns, &fields)
 }

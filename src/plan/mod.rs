@@ -24,7 +24,6 @@ use thiserror::Error;
 
 use crate::board::{Board, Layout};
 use crate::search::{Incumbent, PartPath, Problem, Rank, SearchSpace};
-use crate::table::parse_board;
 
 pub use build::{build, PlanRequest, MIN_PART_NODES};
 pub use merge::{merge, BoardAnswer, MergeError, Merged};
@@ -185,8 +184,10 @@ impl LoadedPlan {
         let mut boards = Vec::with_capacity(plan.boards.len());
         let mut starts = Vec::with_capacity(plan.boards.len());
         for b in &plan.boards {
-            let board =
-                parse_board(&b.board).map_err(|e| bad(format!("board '{}': {e}", b.board)))?;
+            let board = b
+                .board
+                .parse::<Board>()
+                .map_err(|e| bad(format!("board '{}': {e}", b.board)))?;
             let start = Layout::parse(board, &b.start)
                 .map_err(|e| bad(format!("start layout of {}: {e}", b.board)))?;
             problem

@@ -1,12 +1,20 @@
 //! Reading back a table file written by an earlier run, so that a run can keep its rows and
-//! compute only the boards still missing.
+//! compute only the boards still missing, without being fooled into keeping a wrong value.
 //!
 //! What is accepted: a file in one of the line formats whose first line is exactly this format's
 //! header (JSON Lines has none), followed by whole rows of the same problem, each of a requested
-//! board, each board at most once, in any order, each layout passing the independent checker. A
-//! last line without its newline is what a run killed in the middle of a write leaves: it is
-//! dropped (the board is computed again). An empty file, or one holding only the start of the
-//! header, is a table with no rows yet. Anything else is refused, naming the line.
+//! board, each board at most once, in any order. Each row must pass three checks:
+//! - its layout passes the independent checker with the number of queens the row claims;
+//! - its digest matches its values ([`crate::row::digest`]): a row edited by hand or relabelled
+//!   with another problem is refused;
+//! - where re-proving is cheap (boards of at most [`REPROVE_SQUARES`] squares), or for every row
+//!   when asked ([`reprove`] with `all`), no layout with one queen fewer exists.
+//!
+//! Files are read as spreadsheets save them too: a UTF-8 byte order mark and CRLF line endings are
+//! accepted. A last line without its newline is what a run killed in the middle of a write leaves:
+//! it is dropped (the board is computed again). An empty file, or one holding only the start of
+//! the header, is a table with no rows yet. Files written before rows carried a digest are read
+//! only when every row is re-proved. Anything else is refused, naming the line.
 
 use std::collections::{HashMap, HashSet};
 
@@ -14,22 +22,57 @@ use thiserror::Error;
 
 use crate::board::{Board, BoardError, Layout, LayoutParseError};
 use crate::check::CheckError;
-use crate::export::{Format, RowReadError};
-use crate::search::Problem;
+use crate::export::Format;
+use crate::row::{Column, RowKind, RowReadError, TableRow};
+use crate::search::{search_at_most, Problem, SearchError, SearchOptions};
+
+/// Boards of at most this many squares have every kept row re-proved on every resume: proving
+/// that one queen fewer cannot do takes milliseconds on most of them; the slowest, 7×20, 8×18 and
+/// 7×19, took 0.4 to 0.5 s on one thread of the project's machine under heavy load (γ and i).
+pub const REPROVE_SQUARES: usize = 144;
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// A row kept from the file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct KeptRow {
     /// 1-based line number in the file.
     pub line: usize,
-    pub board: Board,
-    pub layout: Layout,
-    /// The line as it stands in the file, newline included.
+    /// The row as read (nodes, seconds and threads as the file has them).
+    pub row: TableRow,
+    /// The line as it stands in the file, line ending included.
     pub bytes: Vec<u8>,
+    /// Whether the row carries a digest (files of older versions do not).
+    pub has_digest: bool,
+}
+
+impl KeptRow {
+    pub fn board(&self) -> Board {
+        self.row.board
+    }
+}
+
+/// The line ending a file uses, so that appended rows match it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LineEnding {
+    #[default]
+    Lf,
+    CrLf,
+}
+
+impl LineEnding {
+    /// `bytes` (ending in `\n`) with this line ending.
+    pub fn apply(self, mut bytes: Vec<u8>) -> Vec<u8> {
+        if self == LineEnding::CrLf && bytes.last() == Some(&b'\n') {
+            bytes.pop();
+            bytes.extend(b"\r\n");
+        }
+        bytes
+    }
 }
 
 /// What an existing table file holds.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ExistingTable {
     /// Whole rows, in file order.
     pub rows: Vec<KeptRow>,
@@ -38,6 +81,9 @@ pub struct ExistingTable {
     pub keep_len: u64,
     /// Whether the kept bytes include the whole header (always true for a format without one).
     pub has_header: bool,
+    /// Whether the file was written before rows carried a digest (no digest column).
+    pub legacy: bool,
+    pub line_ending: LineEnding,
 }
 
 impl ExistingTable {
@@ -48,7 +94,7 @@ impl ExistingTable {
 }
 
 /// Why an existing file cannot be resumed.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Error)]
 pub enum ResumeError {
     #[error("{format} tables are written whole at the end and cannot be resumed")]
     NotResumable { format: Format },
@@ -76,7 +122,7 @@ pub enum ResumeError {
     },
     #[error("line {line} has an impossible board: {error}")]
     BadBoard { line: usize, error: BoardError },
-    #[error("line {line} holds board {board}, which is not in the requested --rows/--cols")]
+    #[error("line {line} holds board {board}, which is not in the requested boards")]
     NotRequested { line: usize, board: Board },
     #[error("line {line} repeats board {board} of line {first}")]
     Repeated {
@@ -96,16 +142,67 @@ pub enum ResumeError {
         board: Board,
         error: CheckError,
     },
+    #[error(
+        "line {line} (board {board}) does not match its digest '{found}': the row was changed \
+         after it was written (by hand, or relabelled from another problem)"
+    )]
+    Digest {
+        line: usize,
+        board: Board,
+        found: String,
+    },
+    #[error(
+        "line {line} (board {board}) claims {claimed} queens, but {found} are enough: {layout}"
+    )]
+    NotMinimal {
+        line: usize,
+        board: Board,
+        claimed: usize,
+        found: usize,
+        layout: String,
+    },
+    #[error(
+        "it was written by an older queendom (line {line} has no digest): --verify re-proves \
+         every row and adopts the file"
+    )]
+    NoDigest { line: usize },
+    #[error("re-proving line {line} (board {board}): {error}")]
+    Search {
+        line: usize,
+        board: Board,
+        error: SearchError,
+    },
 }
 
-/// Read `contents`, an existing file meant to hold a `format` table of `problem` over `boards`.
-/// `header` is the format's header bytes (empty for JSON Lines).
+/// Text as a message may show it: `\r`, tabs, a byte order mark and other invisible characters
+/// are written as escapes, so that a message never hides why two lines differ.
+pub fn visible(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() || c == '\u{feff}' || c == '\u{fffd}' => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Read `contents`, an existing file meant to hold a `format` table of `kind` rows of `problem`
+/// over `boards`. `verify` says that every row will be re-proved, which lets files without digests
+/// (written by older versions) in.
 pub fn read_existing(
     contents: &[u8],
     format: Format,
-    header: &[u8],
+    kind: RowKind,
     problem: Problem,
     boards: &[Board],
+    verify: bool,
 ) -> Result<ExistingTable, ResumeError> {
     if !format.is_line_format() {
         return Err(ResumeError::NotResumable { format });
@@ -116,32 +213,70 @@ pub fn read_existing(
         .rposition(|&b| b == b'\n')
         .map_or(0, |i| i + 1);
     let whole = &contents[..whole_len];
+    let bom = if contents.starts_with(BOM) {
+        BOM.len()
+    } else {
+        0
+    };
+    let header = format.header_for(kind.columns());
+    let legacy_columns = kind.columns_without_digest();
+    let legacy_header = format.header_for(&legacy_columns);
 
-    let mut body_start = 0;
+    let mut columns: Vec<Column> = kind.columns().to_vec();
+    let mut legacy = false;
+    let mut line_ending = LineEnding::Lf;
+    let mut body_start = bom;
     if !header.is_empty() {
-        if whole.is_empty() {
+        if whole.len() <= bom {
             // No complete line: an empty file, or a header cut short, is a table with no rows yet.
-            if header.starts_with(contents) {
+            if header.starts_with(&contents[bom.min(contents.len())..]) {
                 return Ok(ExistingTable {
                     rows: Vec::new(),
                     keep_len: 0,
                     has_header: false,
+                    legacy: false,
+                    line_ending,
                 });
             }
-        } else if whole.starts_with(header) {
-            body_start = header.len();
         }
-        if body_start == 0 {
-            let first = contents.split(|&b| b == b'\n').next().unwrap_or(&[]);
-            let found = String::from_utf8_lossy(first);
-            let found: String = found.chars().take(80).collect();
-            let expected = String::from_utf8_lossy(header).trim_end().to_string();
+        let first_end = whole
+            .get(bom..)
+            .unwrap_or(&[])
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|i| bom + i + 1);
+        let first = whole.get(bom..first_end.unwrap_or(bom)).unwrap_or(&[]);
+        let (first, ending) = match first.strip_suffix(b"\r\n") {
+            Some(f) => (f, LineEnding::CrLf),
+            None => (first.strip_suffix(b"\n").unwrap_or(first), LineEnding::Lf),
+        };
+        let matches = |h: &[u8]| h.strip_suffix(b"\n") == Some(first);
+        if first_end.is_some() && matches(&header) {
+            body_start = first_end.unwrap_or(bom);
+        } else if first_end.is_some() && matches(&legacy_header) {
+            body_start = first_end.unwrap_or(bom);
+            columns = legacy_columns;
+            legacy = true;
+        } else {
+            let line = contents
+                .get(bom..)
+                .unwrap_or(&[])
+                .split(|&b| b == b'\n')
+                .next()
+                .unwrap_or(&[]);
+            let mut found = String::from_utf8_lossy(line).into_owned();
+            if bom > 0 {
+                found.insert(0, '\u{feff}');
+            }
+            let found: String = visible(&found).chars().take(120).collect();
+            let expected = visible(String::from_utf8_lossy(&header).trim_end());
             return Err(ResumeError::Header {
                 format,
                 found,
                 expected,
             });
         }
+        line_ending = ending;
     }
 
     let wanted: HashSet<Board> = boards.iter().copied().collect();
@@ -153,15 +288,26 @@ pub fn read_existing(
         let line = first_line + i;
         let text = std::str::from_utf8(raw).map_err(|_| ResumeError::NotText { line })?;
         let text = text.strip_suffix('\n').unwrap_or(text);
-        let fields = format.read_row(text).map_err(|error| ResumeError::BadRow {
-            line,
-            format,
-            error,
-        })?;
+        let text = match text.strip_suffix('\r') {
+            Some(t) => {
+                if line == 1 {
+                    line_ending = LineEnding::CrLf;
+                }
+                t
+            }
+            None => text,
+        };
+        let fields = format
+            .read_row(&columns, text)
+            .map_err(|error| ResumeError::BadRow {
+                line,
+                format,
+                error,
+            })?;
         if fields.problem != problem.name() {
             return Err(ResumeError::OtherProblem {
                 line,
-                found: fields.problem,
+                found: visible(&fields.problem),
                 expected: problem,
             });
         }
@@ -179,32 +325,133 @@ pub fn read_existing(
         problem
             .check(&layout, fields.queens)
             .map_err(|error| ResumeError::Check { line, board, error })?;
+        let row = TableRow {
+            board,
+            problem,
+            layout,
+            nodes: fields.nodes,
+            seconds: fields.seconds,
+            threads: fields.threads,
+        };
+        match &fields.digest {
+            Some(found) if *found != row.digest() => {
+                return Err(ResumeError::Digest {
+                    line,
+                    board,
+                    found: visible(found),
+                })
+            }
+            Some(_) => {}
+            None if verify => legacy = true,
+            None => return Err(ResumeError::NoDigest { line }),
+        }
         rows.push(KeptRow {
             line,
-            board,
-            layout,
+            row,
             bytes: raw.to_vec(),
+            has_digest: fields.digest.is_some(),
         });
+    }
+    if legacy && rows.is_empty() {
+        // An older header and no rows: nothing to trust, and new rows could not follow that
+        // header. The file starts afresh.
+        return Ok(ExistingTable {
+            rows,
+            keep_len: 0,
+            has_header: false,
+            legacy: false,
+            line_ending,
+        });
+    }
+    if legacy && !verify {
+        return Err(ResumeError::NoDigest { line: 1 });
     }
     Ok(ExistingTable {
         rows,
         keep_len: whole_len as u64,
         has_header: true,
+        legacy,
+        line_ending,
     })
+}
+
+/// Whether re-proving a row of `board` is cheap enough to do on every resume.
+pub fn cheap_to_reprove(board: Board) -> bool {
+    board.squares() <= REPROVE_SQUARES
+}
+
+/// Re-prove kept rows: that no layout with one queen fewer exists (the layout itself was checked
+/// when the row was read, so the row's number is then the optimum). Rows of cheap boards always,
+/// every row with `all`. A board and its transpose are proved once. Returns how many rows were
+/// re-proved. `on_row` is called before each proof (for progress).
+pub fn reprove(
+    rows: &[KeptRow],
+    problem: Problem,
+    all: bool,
+    options: &SearchOptions,
+    mut on_row: impl FnMut(&KeptRow),
+) -> Result<usize, ResumeError> {
+    let mut proved: HashSet<(Board, usize)> = HashSet::new();
+    let mut count = 0;
+    for kept in rows {
+        let board = kept.board();
+        if !all && !cheap_to_reprove(board) {
+            continue;
+        }
+        let claimed = kept.row.queens();
+        count += 1;
+        // The search runs on boards as wide as they are tall or wider, as the table does.
+        let searched = if board.rows() > board.cols() {
+            board.transposed()
+        } else {
+            board
+        };
+        if !proved.insert((searched, claimed)) {
+            continue;
+        }
+        on_row(kept);
+        // Every board needs a queen: for one queen there is nothing fewer to rule out.
+        if claimed <= 1 {
+            continue;
+        }
+        let below = search_at_most(searched, problem, claimed - 1, options).map_err(|error| {
+            ResumeError::Search {
+                line: kept.line,
+                board,
+                error,
+            }
+        })?;
+        if let Some(layout) = below.layout {
+            let layout = if searched == board {
+                layout
+            } else {
+                layout.transposed()
+            };
+            return Err(ResumeError::NotMinimal {
+                line: kept.line,
+                board,
+                claimed,
+                found: layout.len(),
+                layout: layout.to_squares_string(),
+            });
+        }
+    }
+    Ok(count)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::SearchOptions;
     use crate::table::{boards, SizeList, TableRunner};
+
+    const KIND: RowKind = RowKind::Optimum;
 
     fn table(format: Format, problem: Problem) -> (Vec<Board>, Vec<u8>, Vec<u8>) {
         let bs = boards(
             &SizeList::parse("1-3").unwrap(),
             &SizeList::parse("2-3").unwrap(),
         );
-        let mut export = format.exporter(problem, &[1, 2, 3], &[2, 3]);
+        let mut export = format.exporter(KIND, problem, &[1, 2, 3], &[2, 3]);
         let header = export.header().unwrap();
         let mut file = header.clone();
         let mut runner = TableRunner::new(problem, SearchOptions::sequential(), 1);
@@ -214,11 +461,15 @@ mod tests {
         (bs, header, file)
     }
 
+    fn read(file: &[u8], format: Format, problem: Problem, bs: &[Board]) -> ExistingTable {
+        read_existing(file, format, KIND, problem, bs, false).unwrap()
+    }
+
     #[test]
     fn whole_tables_are_kept() {
         for format in [Format::Csv, Format::Tsv, Format::Json] {
             let (bs, header, file) = table(format, Problem::Domination);
-            let t = read_existing(&file, format, &header, Problem::Domination, &bs).unwrap();
+            let t = read(&file, format, Problem::Domination, &bs);
             assert_eq!(t.rows.len(), bs.len(), "{format}");
             assert_eq!(t.keep_len, file.len() as u64);
             let again: Vec<u8> = header
@@ -233,9 +484,9 @@ mod tests {
     #[test]
     fn a_cut_last_line_is_dropped() {
         for format in [Format::Csv, Format::Tsv, Format::Json] {
-            let (bs, header, file) = table(format, Problem::Domination);
+            let (bs, _, file) = table(format, Problem::Domination);
             let cut = file.len() - 5;
-            let t = read_existing(&file[..cut], format, &header, Problem::Domination, &bs).unwrap();
+            let t = read(&file[..cut], format, Problem::Domination, &bs);
             assert_eq!(t.rows.len(), bs.len() - 1);
             assert!(t.has_partial_line(cut as u64));
         }
@@ -245,41 +496,72 @@ mod tests {
     fn empty_and_cut_headers_have_no_rows() {
         let (bs, header, _) = table(Format::Csv, Problem::Domination);
         for cut in [0, 3, header.len() - 1] {
-            let t = read_existing(
-                &header[..cut],
-                Format::Csv,
-                &header,
-                Problem::Domination,
-                &bs,
-            )
-            .unwrap();
+            let t = read(&header[..cut], Format::Csv, Problem::Domination, &bs);
             assert!(t.rows.is_empty() && !t.has_header && t.keep_len == 0);
         }
     }
 
     #[test]
-    fn foreign_files_are_refused() {
-        let (bs, header, file) = table(Format::Csv, Problem::Domination);
+    fn crlf_and_a_byte_order_mark_are_read() {
+        for format in [Format::Csv, Format::Tsv, Format::Json] {
+            let (bs, _, file) = table(format, Problem::Domination);
+            let text = String::from_utf8(file).unwrap().replace('\n', "\r\n");
+            let mut bytes = BOM.to_vec();
+            bytes.extend(text.as_bytes());
+            let t = read(&bytes, format, Problem::Domination, &bs);
+            assert_eq!(t.rows.len(), bs.len(), "{format}");
+            assert_eq!(t.line_ending, LineEnding::CrLf, "{format}");
+            assert!(t.rows[0].bytes.ends_with(b"\r\n"));
+        }
+    }
+
+    #[test]
+    fn messages_show_invisible_characters() {
+        assert_eq!(visible("a\r\tb\u{feff}"), "a\\r\\tb\\u{feff}");
+        let (bs, _, _) = table(Format::Csv, Problem::Domination);
+        let e = read_existing(
+            b"\xEF\xBB\xBFrows;cols\r\n",
+            Format::Csv,
+            KIND,
+            Problem::Domination,
+            &bs,
+            false,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("'\\u{feff}rows;cols\\r'"), "{e}");
+    }
+
+    #[test]
+    fn foreign_and_edited_files_are_refused() {
+        let (bs, _, file) = table(Format::Csv, Problem::Domination);
         let p = Problem::Domination;
-        let refuse = |bytes: &[u8]| read_existing(bytes, Format::Csv, &header, p, &bs).unwrap_err();
+        let refuse =
+            |bytes: &[u8]| read_existing(bytes, Format::Csv, KIND, p, &bs, false).unwrap_err();
         assert!(matches!(refuse(b"a,b\n1,2\n"), ResumeError::Header { .. }));
         let other = read_existing(
             &file,
             Format::Csv,
-            &header,
+            KIND,
             Problem::IndependentDomination,
             &bs,
+            false,
         );
         assert!(matches!(
             other,
             Err(ResumeError::OtherProblem { line: 2, .. })
         ));
         let text = String::from_utf8(file.clone()).unwrap();
-        // One queen in the corner leaves 2:3 of the 3x3 board uncovered.
-        let bad = text.replace("3,3,1,2:2,", "3,3,1,1:1,");
+        // One queen in the corner leaves r2c3 of the 3x3 board uncovered.
+        let bad = text.replace("3,3,1,r2c2,", "3,3,1,r1c1,");
         assert!(matches!(
             refuse(bad.as_bytes()),
             ResumeError::Check { line: 7, .. }
+        ));
+        // Another valid layout of the same size: the checker passes, the digest does not.
+        let more = text.replace("3,3,1,r2c2,", "3,3,2,r1c1 r2c2,");
+        assert!(matches!(
+            refuse(more.as_bytes()),
+            ResumeError::Digest { line: 7, .. }
         ));
         let twice = format!("{text}{}", text.lines().nth(1).unwrap()) + "\n";
         assert!(matches!(
@@ -291,12 +573,91 @@ mod tests {
             &SizeList::parse("2").unwrap(),
         );
         assert!(matches!(
-            read_existing(&file, Format::Csv, &header, p, &narrow),
+            read_existing(&file, Format::Csv, KIND, p, &narrow, false),
             Err(ResumeError::NotRequested { line: 3, .. })
         ));
         assert!(matches!(
-            read_existing(&file, Format::Markdown, &header, p, &bs),
+            read_existing(&file, Format::Markdown, KIND, p, &bs, false),
             Err(ResumeError::NotResumable { .. })
         ));
+    }
+
+    #[test]
+    fn files_without_digests_need_verify() {
+        let (bs, _, file) = table(Format::Csv, Problem::Domination);
+        let text = String::from_utf8(file).unwrap();
+        // Drop the digest column, as older versions wrote the table.
+        let old: String = text
+            .lines()
+            .map(|l| {
+                let mut f: Vec<&str> = l.split(',').collect();
+                f.remove(5);
+                f.join(",") + "\n"
+            })
+            .collect();
+        let p = Problem::Domination;
+        assert!(matches!(
+            read_existing(old.as_bytes(), Format::Csv, KIND, p, &bs, false),
+            Err(ResumeError::NoDigest { .. })
+        ));
+        let t = read_existing(old.as_bytes(), Format::Csv, KIND, p, &bs, true).unwrap();
+        assert!(t.legacy && t.rows.len() == bs.len());
+    }
+
+    #[test]
+    fn a_value_above_the_optimum_is_not_minimal() {
+        // A valid 3-queen layout of 4x4, where 2 are enough.
+        let board = Board::new(4, 4).unwrap();
+        let layout = Layout::parse(board, "r1c1 r2c3 r4c2").unwrap();
+        Problem::Domination.check(&layout, 3).unwrap();
+        let kept = KeptRow {
+            line: 9,
+            row: TableRow {
+                board,
+                problem: Problem::Domination,
+                layout,
+                nodes: 0,
+                seconds: 0.0,
+                threads: 1,
+            },
+            bytes: Vec::new(),
+            has_digest: true,
+        };
+        let options = SearchOptions::sequential();
+        let e = reprove(
+            std::slice::from_ref(&kept),
+            Problem::Domination,
+            false,
+            &options,
+            |_| {},
+        )
+        .unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ResumeError::NotMinimal {
+                    line: 9,
+                    claimed: 3,
+                    found: 2,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        // i(4x4) = 3: the same row is minimal for independent domination, if its queens do not
+        // attack each other (r1c1, r2c3 and r4c2 do not).
+        let mut independent = kept;
+        independent.row.problem = Problem::IndependentDomination;
+        assert_eq!(
+            reprove(
+                &[independent],
+                Problem::IndependentDomination,
+                false,
+                &options,
+                |_| {}
+            )
+            .unwrap(),
+            1
+        );
     }
 }

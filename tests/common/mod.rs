@@ -38,7 +38,7 @@ pub fn without_seconds(text: &str) -> String {
 }
 
 /// Replace the nodes count of every row by `NODES`: it measures the search, and changes whenever
-/// the engine gets better (it follows the problem name in every row format).
+/// the engine gets better (it follows the problem name and the digest in every row format).
 pub fn without_nodes(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
@@ -46,7 +46,14 @@ pub fn without_nodes(text: &str) -> String {
             out.push_str(line);
             continue;
         };
-        let after = at + "domination".len();
+        let mut after = at + "domination".len();
+        // Past the digest (q and 16 hex digits), whose digits are not the nodes.
+        if let Some(q) = line[after..].find('q') {
+            let hex = &line[after + q + 1..];
+            if hex.len() >= 16 && hex.bytes().take(16).all(|b| b.is_ascii_hexdigit()) {
+                after += q + 17;
+            }
+        }
         let start = after
             + line[after..]
                 .find(|c: char| c.is_ascii_digit())

@@ -1,0 +1,310 @@
+//! The output-file policy, the one place where commands open, lock, write and replace files.
+//!
+//! - Only regular files are written (or `-`, stdout). A directory, device, FIFO or socket is
+//!   refused before anything is opened, from its metadata: nothing reads `/dev/zero` or waits on a
+//!   FIFO. A symbolic link is followed to its target, which is written in its place: the link
+//!   stays a link.
+//! - [`OutFile::claim`] does every check before any work starts: the directory exists and takes
+//!   new files (the lock's sidecar is created there), the path is usable, and no other run holds
+//!   the file ([`super::lock`]). Refusals are usage errors (exit 2) that leave everything as it was.
+//! - A file is replaced only whole and only once the new contents are complete: they are written
+//!   to a temporary file beside the target and renamed over it ([`Replacement`]), keeping the old
+//!   file's permissions. Until then the old file is untouched; if the rename fails, the temporary
+//!   file is kept and the message says where.
+//!
+//! How a command uses it: `claim` the path given with `-o`; read the old contents with
+//! [`OutFile::read`] (resume) or refuse them; then write through [`OutFile::create`] (a new file,
+//! rows appended as they finish), [`OutFile::append`] (resume), or [`OutFile::replacement`] /
+//! [`OutFile::write_whole`] (whole files). Keep the `OutFile` alive until the last byte is written:
+//! it holds the lock.
+
+use std::fs::{self, File, Metadata, OpenOptions};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use tempfile::NamedTempFile;
+
+use super::lock::{sidecar, Lock, LockError};
+use crate::cli::{usage, Failure};
+
+/// Symbolic links followed at most, as the kernel does (ELOOP beyond).
+const MAX_LINKS: usize = 40;
+
+/// An output file claimed for this run: checked, its symlinks resolved, and locked.
+#[derive(Debug)]
+pub struct OutFile {
+    /// As the user wrote it: what messages name.
+    shown: PathBuf,
+    /// The file actually written: `shown` with every symbolic link resolved.
+    path: PathBuf,
+    /// The existing regular file's metadata, if there is one.
+    existing: Option<Metadata>,
+    _lock: Lock,
+}
+
+impl OutFile {
+    /// Check `path` and lock it for this run; see the module doc. Never opens an existing file.
+    pub fn claim(path: &Path) -> Result<OutFile, Failure> {
+        let shown = path.to_path_buf();
+        let target = resolve_links(path)?;
+        let dir = directory_of(&target);
+        match fs::metadata(&dir) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => {
+                return Err(usage(format!(
+                    "cannot write {}: {} is not a directory",
+                    shown.display(),
+                    dir.display()
+                )))
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(usage(format!(
+                    "cannot write {}: directory {} does not exist",
+                    shown.display(),
+                    dir.display()
+                )))
+            }
+            Err(e) => return Err(cannot_write(&shown, e)),
+        }
+        let existing = match fs::metadata(&target) {
+            Ok(meta) => {
+                let kind = meta.file_type();
+                let what = if kind.is_file() {
+                    None
+                } else if kind.is_dir() {
+                    Some("a directory")
+                } else if kind.is_char_device() {
+                    Some("a character device")
+                } else if kind.is_block_device() {
+                    Some("a block device")
+                } else if kind.is_fifo() {
+                    Some("a FIFO (named pipe)")
+                } else if kind.is_socket() {
+                    Some("a socket")
+                } else {
+                    Some("not a regular file")
+                };
+                if let Some(what) = what {
+                    let via = if target != shown {
+                        format!(" (the target of the link, {})", target.display())
+                    } else {
+                        String::new()
+                    };
+                    return Err(usage(format!(
+                        "cannot write {}: it is {what}{via}; queendom writes regular files only \
+                         (or - for standard output)",
+                        shown.display()
+                    )));
+                }
+                Some(meta)
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(cannot_write(&shown, e)),
+        };
+        // Creating the lock's sidecar also proves that the directory takes new files.
+        let lock = match Lock::take(&target) {
+            Ok(lock) => lock,
+            Err(LockError::Held(holder)) => {
+                return Err(usage(format!(
+                    "{} is being written by another queendom run ({holder}); wait for it to \
+                     finish, or stop it",
+                    shown.display()
+                )))
+            }
+            Err(LockError::Io(e)) => return Err(cannot_write(&shown, e)),
+        };
+        Ok(OutFile {
+            shown,
+            path: target,
+            existing,
+            _lock: lock,
+        })
+    }
+
+    /// The path as the user wrote it, for messages.
+    pub fn shown(&self) -> &Path {
+        &self.shown
+    }
+
+    /// Whether a regular file is there now.
+    pub fn exists(&self) -> bool {
+        self.existing.is_some()
+    }
+
+    /// A hidden file `.NAME.WHAT` beside the file written (e.g. an unfinished table).
+    pub fn sidecar(&self, what: &str) -> PathBuf {
+        sidecar(&self.path, what)
+    }
+
+    /// The existing file's contents (empty if there is none).
+    pub fn read(&self) -> Result<Vec<u8>, Failure> {
+        if !self.exists() {
+            return Ok(Vec::new());
+        }
+        let mut file = open_regular(&self.path, OpenOptions::new().read(true))
+            .map_err(|e| usage(format!("cannot read {}: {e}", self.shown.display())))?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)
+            .map_err(|e| usage(format!("cannot read {}: {e}", self.shown.display())))?;
+        Ok(bytes)
+    }
+
+    /// The existing file, opened to append; cut back to `keep_len` bytes first if it is longer.
+    pub fn append(&self, keep_len: u64) -> Result<File, Failure> {
+        let file = open_regular(&self.path, OpenOptions::new().append(true))
+            .map_err(|e| cannot_write(&self.shown, e))?;
+        let len = file
+            .metadata()
+            .map_err(|e| cannot_write(&self.shown, e))?
+            .len();
+        if len > keep_len {
+            file.set_len(keep_len)
+                .map_err(|e| cannot_write(&self.shown, e))?;
+        }
+        Ok(file)
+    }
+
+    /// A new file, to be filled as the work goes (refused if a file appeared there meanwhile).
+    pub fn create(&self) -> Result<File, Failure> {
+        OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&self.path)
+            .map_err(|e| cannot_write(&self.shown, e))
+    }
+
+    /// A temporary file beside the target that replaces it on [`Replacement::commit`].
+    pub fn replacement(&self) -> Result<Replacement, Failure> {
+        let name = self.path.file_name().unwrap_or_default().to_string_lossy();
+        let mode = self
+            .existing
+            .as_ref()
+            .map_or(0o666, |m| m.permissions().mode() & 0o7777);
+        let temp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".tmp")
+            // A new file gets what the umask leaves of 0666, as any new file; a replaced one keeps
+            // its mode (tempfile's own default is owner-only).
+            .permissions(fs::Permissions::from_mode(mode))
+            .tempfile_in(directory_of(&self.path))
+            .map_err(|e| cannot_write(&self.shown, os_error(e)))?;
+        Ok(Replacement {
+            temp,
+            path: self.path.clone(),
+            shown: self.shown.clone(),
+            keep_mode: self.existing.is_some(),
+            mode,
+        })
+    }
+
+    /// Replace the file by `bytes` at once (or create it).
+    pub fn write_whole(&self, bytes: &[u8]) -> Result<(), Failure> {
+        let mut replacement = self.replacement()?;
+        replacement.file().write_all(bytes).map_err(|e| {
+            Failure::Error(anyhow::anyhow!(
+                "cannot write {}: {e}",
+                self.shown.display()
+            ))
+        })?;
+        replacement.commit()
+    }
+}
+
+/// New contents for a file, in a temporary file beside it until [`commit`](Replacement::commit).
+/// Dropped without a commit, the temporary file is removed and the old file stays as it was.
+pub struct Replacement {
+    temp: NamedTempFile,
+    path: PathBuf,
+    shown: PathBuf,
+    keep_mode: bool,
+    mode: u32,
+}
+
+impl Replacement {
+    pub fn file(&mut self) -> &mut File {
+        self.temp.as_file_mut()
+    }
+
+    /// Where the new contents are until the commit.
+    pub fn path(&self) -> &Path {
+        self.temp.path()
+    }
+
+    /// Put the new contents in place: on disk first, then renamed over the file in one step.
+    pub fn commit(self) -> Result<(), Failure> {
+        let shown = self.shown.display().to_string();
+        let write_error =
+            |e: io::Error| Failure::Error(anyhow::anyhow!("cannot write {shown}: {e}"));
+        self.temp.as_file().sync_all().map_err(write_error)?;
+        if self.keep_mode {
+            // The umask may have narrowed the mode at creation: the old file's mode, exactly.
+            fs::set_permissions(self.temp.path(), fs::Permissions::from_mode(self.mode))
+                .map_err(write_error)?;
+        }
+        if let Err(e) = self.temp.persist(&self.path) {
+            // The work must not vanish with the temporary file: keep it and say where.
+            let kept = e.file.into_temp_path().keep();
+            let at = kept.map_or_else(|_| "lost".to_string(), |p| p.display().to_string());
+            return Err(Failure::Error(anyhow::anyhow!(
+                "cannot write {shown}: {}; the new contents are in {at}",
+                e.error
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Follow symbolic links from `path` to the file they lead to (which need not exist yet).
+fn resolve_links(path: &Path) -> Result<PathBuf, Failure> {
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = fs::read_link(&current).map_err(|e| cannot_write(path, e))?;
+                current = if link.is_absolute() {
+                    link
+                } else {
+                    directory_of(&current).join(link)
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(usage(format!(
+        "cannot write {}: too many levels of symbolic links",
+        path.display()
+    )))
+}
+
+/// The directory a file is (or would be) in.
+fn directory_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Open `path` without blocking (a FIFO put there since the check would block an ordinary open)
+/// and make sure that what was opened is a regular file.
+fn open_regular(path: &Path, options: &mut OpenOptions) -> io::Result<File> {
+    let file = options.custom_flags(libc::O_NONBLOCK).open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::other("it is no longer a regular file"));
+    }
+    Ok(file)
+}
+
+/// tempfile's error without the random name of the temporary file it tried, which would only
+/// confuse: the user named the output file.
+fn os_error(e: io::Error) -> io::Error {
+    let text = e.to_string();
+    match text.split_once(" at path ") {
+        Some((reason, _)) => io::Error::new(e.kind(), reason.to_string()),
+        None => e,
+    }
+}
+
+pub fn cannot_write(path: &Path, e: io::Error) -> Failure {
+    usage(format!("cannot write {}: {e}", path.display()))
+}

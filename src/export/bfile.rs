@@ -1,0 +1,47 @@
+//! The OEIS b-file: one line `n a(n)` per square board n×n, in the order of the table, the way
+//! integer sequences are shared. Only tables of square boards can be written as one
+//! ([`super::Format::accepts`]); the file is written once every row is in.
+
+use super::{Export, ExportError};
+use crate::row::TableRow;
+use crate::search::Problem;
+
+pub struct BFileExport {
+    problem: Problem,
+    lines: Vec<(usize, usize)>,
+}
+
+impl BFileExport {
+    pub fn new(problem: Problem) -> BFileExport {
+        BFileExport {
+            problem,
+            lines: Vec::new(),
+        }
+    }
+}
+
+impl Export for BFileExport {
+    fn header(&mut self) -> Result<Vec<u8>, ExportError> {
+        Ok(Vec::new())
+    }
+
+    fn row(&mut self, row: &TableRow) -> Result<Vec<u8>, ExportError> {
+        // `Format::accepts` refused every table with a non-square board before any row.
+        debug_assert!(row.board.is_square());
+        self.lines.push((row.board.rows(), row.queens()));
+        Ok(Vec::new())
+    }
+
+    fn footer(&mut self) -> Result<Vec<u8>, ExportError> {
+        // b-files may begin with comment lines; the problem is named there, as is the rule.
+        let name = match self.problem {
+            Problem::Domination => "queen domination number gamma(Q_n)",
+            Problem::IndependentDomination => "independent queen domination number i(Q_n)",
+        };
+        let mut out = format!("# n {name}, by queendom\n");
+        for (n, value) in &self.lines {
+            out.push_str(&format!("{n} {value}\n"));
+        }
+        Ok(out.into_bytes())
+    }
+}

@@ -1,0 +1,99 @@
+//! XLSX: a real workbook, so that a spreadsheet gets numbers as numbers and layouts and digests as
+//! text without guessing. Sheet `rows` has the CSV columns, sheet `grid` the grid; both have their
+//! headers frozen. A whole-table format: the workbook is built once every row is in.
+
+use rust_xlsxwriter::{Format as CellFormat, Workbook, Worksheet, XlsxError};
+
+use super::grid::GridExport;
+use super::{Export, ExportError};
+use crate::row::{Cell, CellKind, RowKind, TableRow};
+use crate::search::Problem;
+
+pub struct XlsxExport {
+    kind: RowKind,
+    rows: Vec<TableRow>,
+    grid: GridExport,
+}
+
+impl XlsxExport {
+    pub fn new(kind: RowKind, problem: Problem, rows: &[usize], cols: &[usize]) -> XlsxExport {
+        XlsxExport {
+            kind,
+            rows: Vec::new(),
+            grid: GridExport::new(problem, rows, cols),
+        }
+    }
+
+    fn rows_sheet(&self, sheet: &mut Worksheet) -> Result<(), XlsxError> {
+        let bold = CellFormat::new().set_bold();
+        let seconds = CellFormat::new().set_num_format("0.000000");
+        sheet.set_name("rows")?;
+        for (c, column) in self.kind.columns().iter().enumerate() {
+            let c = c as u16;
+            sheet.write_string_with_format(0, c, column.name(), &bold)?;
+            let width = match column.kind() {
+                CellKind::Text => 24.0,
+                _ => 10.0,
+            };
+            sheet.set_column_width(c, width)?;
+        }
+        for (r, row) in self.rows.iter().enumerate() {
+            let r = r as u32 + 1;
+            for (c, &column) in self.kind.columns().iter().enumerate() {
+                let c = c as u16;
+                match row.cell(column) {
+                    Cell::Whole(n) => sheet.write_number(r, c, n as f64)?,
+                    Cell::Seconds(s) => sheet.write_number_with_format(r, c, s, &seconds)?,
+                    Cell::Text(t) => sheet.write_string(r, c, t)?,
+                };
+            }
+        }
+        sheet.set_freeze_panes(1, 0)?;
+        Ok(())
+    }
+
+    fn grid_sheet(&self, sheet: &mut Worksheet) -> Result<(), XlsxError> {
+        let bold = CellFormat::new().set_bold();
+        sheet.set_name("grid")?;
+        for (r, line) in self.grid.cells().iter().enumerate() {
+            for (c, text) in line.iter().enumerate() {
+                let (r, c) = (r as u32, c as u16);
+                if r == 0 && c == 0 {
+                    sheet.write_string_with_format(r, c, text, &bold)?;
+                } else if text.is_empty() {
+                    // A board that is not in the table: an empty cell.
+                } else {
+                    // Every other cell of the grid is a number: a size or a number of queens.
+                    let n: f64 = text.parse().expect("grid cells are numbers");
+                    if r == 0 || c == 0 {
+                        sheet.write_number_with_format(r, c, n, &bold)?;
+                    } else {
+                        sheet.write_number(r, c, n)?;
+                    }
+                }
+            }
+        }
+        sheet.set_column_width(0, 26.0)?;
+        sheet.set_freeze_panes(1, 1)?;
+        Ok(())
+    }
+}
+
+impl Export for XlsxExport {
+    fn header(&mut self) -> Result<Vec<u8>, ExportError> {
+        Ok(Vec::new())
+    }
+
+    fn row(&mut self, row: &TableRow) -> Result<Vec<u8>, ExportError> {
+        self.grid.row(row)?;
+        self.rows.push(row.clone());
+        Ok(Vec::new())
+    }
+
+    fn footer(&mut self) -> Result<Vec<u8>, ExportError> {
+        let mut workbook = Workbook::new();
+        self.rows_sheet(workbook.add_worksheet())?;
+        self.grid_sheet(workbook.add_worksheet())?;
+        Ok(workbook.save_to_buffer()?)
+    }
+}
