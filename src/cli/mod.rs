@@ -3,9 +3,12 @@
 mod bench;
 mod nqueens;
 mod output;
+mod picture_file;
+mod plot;
 mod progress;
 mod signals;
 mod solve;
+mod solve_pictures;
 mod table;
 
 use std::io::{self, IsTerminal, Write};
@@ -30,6 +33,10 @@ enum Command {
     Nqueens(nqueens::NQueensArgs),
     /// Benchmark the machine: fixed searches at 1, 2, 4, … threads; speedup and efficiency.
     Bench(bench::BenchArgs),
+    /// Draw a table written by `table` as a heatmap (SVG or PNG), γ and i side by side with -i.
+    Plot(plot::PlotArgs),
+    /// Write one self-contained HTML page: the heatmap(s) and a diagram of every board's layout.
+    Report(plot::ReportArgs),
 }
 
 /// Options every computing command shares.
@@ -114,6 +121,8 @@ pub fn run() -> i32 {
         Command::Table(args) => table::run(args),
         Command::Nqueens(args) => nqueens::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Plot(args) => plot::run_plot(args),
+        Command::Report(args) => plot::run_report(args),
     };
     match outcome {
         Ok(()) => 0,

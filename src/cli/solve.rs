@@ -8,6 +8,7 @@ use queendom::table::parse_board;
 use queendom::Board;
 
 use super::signals::Interrupt;
+use super::solve_pictures::{PictureArgs, PicturePlan};
 use super::{print, progress, usage, Failure, ThreadArgs};
 
 #[derive(clap::Args, Debug)]
@@ -19,6 +20,8 @@ pub struct SolveArgs {
     #[arg(short = 'i', long)]
     independent: bool,
     #[command(flatten)]
+    pictures: PictureArgs,
+    #[command(flatten)]
     threads: ThreadArgs,
 }
 
@@ -28,6 +31,7 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
         .iter()
         .map(|b| parse_board(b).map_err(usage))
         .collect::<Result<_, _>>()?;
+    let pictures = PicturePlan::new(&args.pictures, &boards)?;
     let problem = if args.independent {
         Problem::IndependentDomination
     } else {
@@ -62,14 +66,26 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
         };
         let seconds = start.elapsed().as_secs_f64();
         let symbol = if args.independent { "i" } else { "γ" };
-        print(&format!(
+        let report = format!(
             "{symbol}({board}) = {}\n{}layout: {}\n({} nodes, {seconds:.3} s, {} threads)\n\n",
             solution.queens(),
             solution.layout.diagram(),
             solution.layout.to_squares_string(),
             solution.nodes,
             args.threads.count(),
-        ))?;
+        );
+        if pictures.uses_stdout() {
+            eprint!("{report}");
+        } else {
+            print(&report)?;
+        }
+        let title = format!(
+            "{symbol}({}×{}) = {}",
+            board.rows(),
+            board.cols(),
+            solution.queens()
+        );
+        pictures.write(&solution.layout, &title)?;
     }
     Ok(())
 }
