@@ -32,7 +32,7 @@ details[open] { flex-basis: 100%; background: #ffffff; }
 summary { cursor: pointer; padding: 4px 10px; white-space: nowrap; }
 summary:hover { background: #efe9df; }
 .tag { font-size: 0.8em; border-radius: 3px; padding: 0 4px; margin-left: 4px; }
-.tag.bound { background: #222222; color: #ffffff; }
+.bound { font-size: 0.8em; }
 .tag.odd { background: #e41a1c; color: #ffffff; }
 .diagrams { display: flex; flex-wrap: wrap; gap: 24px; padding: 8px 12px 12px; }
 .diagrams:target { outline: 3px solid #3b7fb0; outline-offset: -3px; }
@@ -94,7 +94,8 @@ impl<'a> Report<'a> {
             "<p>Click a board (or a cell of the heatmap) to open its diagram: the queens of the \
              layout in the file, with every square they cover shaded; point at a queen to see \
              the squares it covers. Rows are numbered down from the top and columns across from \
-             the left, as in the layout column.</p>\n",
+             the left, as in the layout column. ● marks a number equal to the lower bound, like \
+             the dots in the heatmap.</p>\n",
         );
         out.push_str("<div class=\"boards\">\n");
         for &board in &boards {
@@ -160,15 +161,13 @@ impl<'a> Report<'a> {
 
     fn write_board(&self, out: &mut String, board: Board) {
         let mut summary = format!("{}×{}", board.rows(), board.cols());
-        let mut bound_met = false;
         for table in self.tables.iter() {
             if let Some(value) = table.value(board) {
                 let _ = write!(summary, " · {} = {value}", symbol(table.problem));
-                bound_met |= value == known_lower_bound(board);
+                if value == known_lower_bound(board) {
+                    summary.push_str(" <span class=\"bound\" title=\"the lower bound\">●</span>");
+                }
             }
-        }
-        if bound_met {
-            summary.push_str(" <span class=\"tag bound\">bound</span>");
         }
         if self.tables.independent_above_gamma(board) {
             summary.push_str(" <span class=\"tag odd\">i &gt; γ</span>");
