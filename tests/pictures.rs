@@ -526,3 +526,25 @@ fn report_is_one_parsable_page_with_a_diagram_per_board() {
         assert!(html.contains("i &amp; &lt;j&gt;.csv") || per_board == 1);
     }
 }
+
+#[test]
+fn wide_tables_are_stacked_and_square_ones_side_by_side() {
+    for (rows, stacked) in [(1..=2, true), (1..=6, false)] {
+        let tables = tables(rows, 1..=6);
+        let svg = Heatmap::new(&tables).svg();
+        let doc = Document::parse(&svg).unwrap();
+        let cells = |problem: Problem| {
+            let panel = with_class(&doc, problem.name())[0];
+            panel
+                .descendants()
+                .filter(|n| has_class(n, "cell"))
+                .map(|c| (number(&c, "x"), number(&c, "y")))
+                .collect::<Vec<_>>()
+        };
+        let gamma = cells(Problem::Domination);
+        let independent = cells(Problem::IndependentDomination);
+        let below = independent.iter().all(|i| gamma.iter().all(|g| i.1 > g.1));
+        let beside = independent.iter().all(|i| gamma.iter().all(|g| i.0 > g.0));
+        assert_eq!((below, beside), (stacked, !stacked));
+    }
+}

@@ -166,6 +166,8 @@ struct Panel<'a> {
     table: &'a PlotTable,
     rows: Vec<usize>,
     cols: Vec<usize>,
+    /// Top of the panel's name (or of its column labels, when it has no name).
+    top: f64,
     /// Left edge of the row labels.
     x: f64,
     /// Top-left corner of the cells.
@@ -226,30 +228,43 @@ impl<'a> Heatmap<'a> {
         let row_label_width = svg::text_width("32", axis_size) + 10.0;
 
         let top = PAD + TITLE * 1.5 + SUBTITLE * 1.8;
+        // One table needs no name above its grid: the title says what it is.
+        let panel_title = if tables.len() > 1 {
+            PANEL_TITLE * 1.8
+        } else {
+            0.0
+        };
+        // Grids wider than tall (few rows, many columns) go one above the other, the others side
+        // by side, so that the picture stays closer to a page than to a strip.
+        let stacked = tables
+            .iter()
+            .any(|t| t.col_sizes().len() > t.row_sizes().len());
         let mut panels = Vec::new();
-        let mut x = PAD;
+        let (mut x, mut y) = (PAD, top);
         for &table in &tables {
             let rows = table.row_sizes();
             let cols = table.col_sizes();
             let grid_x = x + row_label_width;
-            // One table needs no name above its grid: the title says what it is.
-            let panel_title = if tables.len() > 1 {
-                PANEL_TITLE * 1.8
+            let grid_y = y + panel_title + axis_size * 1.8;
+            if stacked {
+                y = grid_y + rows.len() as f64 * cell + PANEL_GAP;
             } else {
-                0.0
-            };
-            let grid_y = top + panel_title + axis_size * 1.8;
-            x = grid_x + cols.len() as f64 * cell + PANEL_GAP;
+                x = grid_x + cols.len() as f64 * cell + PANEL_GAP;
+            }
             panels.push(Panel {
                 table,
                 rows,
                 cols,
+                top: grid_y - panel_title - axis_size * 1.8,
                 x: grid_x - row_label_width,
                 grid_x,
                 grid_y,
             });
         }
-        let panels_right = x - PANEL_GAP;
+        let panels_right = panels
+            .iter()
+            .map(|p| p.grid_x + p.cols.len() as f64 * cell)
+            .fold(0.0, f64::max);
         let grid_bottom = panels
             .iter()
             .map(|p| p.grid_y + p.rows.len() as f64 * cell)
@@ -257,7 +272,7 @@ impl<'a> Heatmap<'a> {
 
         let title = self.title.clone().unwrap_or_else(|| self.default_title());
         let subtitle = self.subtitle();
-        let legend = self.legend_items(range);
+        let legend = self.legend_items();
         let legend_y = grid_bottom + 20.0;
         let values_width = LEGEND_BOX * (range.1 - range.0 + 1) as f64
             + svg::text_width("queens ", LEGEND_TEXT)
@@ -301,7 +316,7 @@ impl<'a> Heatmap<'a> {
         out.push_str("</g>\n");
 
         for panel in &panels {
-            self.write_panel(&mut out, panel, cell, value_size, axis_size, top, range);
+            self.write_panel(&mut out, panel, cell, value_size, axis_size, range);
         }
         self.write_legend(&mut out, &legend, legend_y, range);
         svg::close(&mut out);
@@ -316,7 +331,6 @@ impl<'a> Heatmap<'a> {
         cell: f64,
         value_size: f64,
         axis_size: f64,
-        top: f64,
         range: (usize, usize),
     ) {
         let problem = panel.table.problem;
@@ -325,7 +339,7 @@ impl<'a> Heatmap<'a> {
             text(
                 out,
                 panel.x,
-                top + PANEL_TITLE * 0.6,
+                panel.top + PANEL_TITLE * 0.6,
                 PANEL_TITLE,
                 Anchor::Start,
                 "#111111",
@@ -403,7 +417,8 @@ impl<'a> Heatmap<'a> {
             );
             return;
         };
-        let link = self.link_cells && self.tables.boards().binary_search(&board).is_ok();
+        // The board has a value here, so the report has its diagrams.
+        let link = self.link_cells;
         if link {
             let _ = writeln!(out, r##"<a href="#{}">"##, board_anchor(board));
         }
@@ -449,7 +464,7 @@ impl<'a> Heatmap<'a> {
         }
     }
 
-    fn legend_items(&self, _range: (usize, usize)) -> Vec<(LegendMark, String)> {
+    fn legend_items(&self) -> Vec<(LegendMark, String)> {
         let mut items = vec![(
             LegendMark::BoundDot,
             "equals the known lower bound min(N, M, ⌈(N+M−2)/4⌉)".to_string(),
