@@ -1,6 +1,8 @@
 //! A board as a picture: chessboard squares, coordinates as in the layout notation (columns 1..M
 //! across the top, rows 1..N down the left side, row 1 at the top), the queens drawn as shapes (no
-//! font needs a queen glyph), and every square a queen covers shaded by how many queens cover it.
+//! font needs a queen glyph), and every square a queen covers shaded. Each square also names the
+//! queens that cover it (classes `by-q0`, `by-q1`, …), so that a browser can show one queen's
+//! squares when it is pointed at, and tests can check every square against the rules.
 
 use std::fmt::Write;
 
