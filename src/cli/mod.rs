@@ -4,11 +4,14 @@ mod bench;
 mod count;
 mod nqueens;
 mod output;
+mod picture_file;
 mod plan;
+mod plot;
 mod progress;
 mod run_dir;
 mod signals;
 mod solve;
+mod solve_pictures;
 mod table;
 
 use std::io::{self, IsTerminal, Write};
@@ -43,6 +46,10 @@ enum Command {
     Nqueens(nqueens::NQueensArgs),
     /// Benchmark the machine: fixed searches at 1, 2, 4, … threads; speedup and efficiency.
     Bench(bench::BenchArgs),
+    /// Draw a table written by `table` as a heatmap (SVG or PNG), γ and i side by side with -i.
+    Plot(plot::PlotArgs),
+    /// Write one self-contained HTML page: the heatmap(s) and a diagram of every board's layout.
+    Report(plot::ReportArgs),
 }
 
 /// Options every computing command shares.
@@ -150,6 +157,8 @@ pub fn run() -> i32 {
         Command::Merge(args) => plan::merge_run(args),
         Command::Nqueens(args) => nqueens::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Plot(args) => plot::run_plot(args),
+        Command::Report(args) => plot::run_report(args),
     };
     match outcome {
         Ok(()) => 0,

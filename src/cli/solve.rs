@@ -10,6 +10,7 @@ use queendom::Board;
 
 use super::plan::{checkpoint_dir, solve_checkpointed, CheckpointError};
 use super::signals::Interrupt;
+use super::solve_pictures::{PictureArgs, PicturePlan};
 use super::{print, progress, Failure, ThreadArgs};
 
 #[derive(clap::Args, Debug)]
@@ -28,11 +29,14 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", default_value_t = 64, requires = "checkpoint", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     parts: u32,
     #[command(flatten)]
+    pictures: PictureArgs,
+    #[command(flatten)]
     threads: ThreadArgs,
 }
 
 pub fn run(args: SolveArgs) -> Result<(), Failure> {
-    let boards = args.boards;
+    let boards: Vec<Board> = args.boards.clone();
+    let pictures = PicturePlan::new(&args.pictures, &boards)?;
     // Found before any search: a closed standard output would lose every answer.
     super::output::check_stdout()?;
     let problem = if args.independent {
@@ -112,14 +116,26 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
         };
         let seconds = start.elapsed().as_secs_f64();
         let symbol = if args.independent { "i" } else { "γ" };
-        print(&format!(
+        let report = format!(
             "{symbol}({board}) = {}\n{}layout: {}\n({} nodes, {seconds:.3} s, {} threads)\n\n",
             solution.queens(),
             solution.layout.diagram(),
             solution.layout.to_squares_string(),
             solution.nodes,
             args.threads.count(),
-        ))?;
+        );
+        if pictures.uses_stdout() {
+            eprint!("{report}");
+        } else {
+            print(&report)?;
+        }
+        let title = format!(
+            "{symbol}({}×{}) = {}",
+            board.rows(),
+            board.cols(),
+            solution.queens()
+        );
+        pictures.write(&solution.layout, &title)?;
     }
     Ok(())
 }

@@ -1,0 +1,160 @@
+//! `queendom plot TABLE [-i TABLE] -o FILE.svg|FILE.png` and `queendom report TABLE [-i TABLE]
+//! -o FILE.html`: pictures of tables written by `queendom table`.
+
+use std::path::Path;
+
+use queendom::picture::{read_table, Heatmap, PlotTable, Report, Tables};
+use queendom::search::Problem;
+
+use super::picture_file::{check_target, write_whole, Destination};
+use super::{usage, Failure};
+
+const PLOT_HELP: &str = "\
+TABLE is a csv, tsv or json table written by `queendom table` (of γ or of i: the problem column
+  tells). With -i FILE, TABLE must be a γ table and FILE an i table: both are drawn side by side
+  (a board missing from one is a grey cell there), and cells where i > γ are framed in red. Cells
+  where the number equals the lower bound min(N, M, ⌈(N+M−2)/4⌉) carry a dot. Every layout is re-checked before drawing; a
+  file that is not such a table is refused (exit 2).
+
+Output: -o FILE.svg or FILE.png (PNG: twice the SVG's size, at most 4096 pixels a side); `-` or
+  no -o writes the SVG to stdout. An existing FILE is replaced only with --force, and only once
+  the picture is complete.";
+
+const REPORT_HELP: &str = "\
+TABLE and -i as for `queendom plot`. The page holds the heatmap(s) and, for every board, a
+  diagram of each layout (with the squares its queens cover shaded) that opens on a click. It
+  needs no network and no scripts. -o FILE.html (or .htm); `-` or no -o writes to stdout. An
+  existing FILE is replaced only with --force.";
+
+/// The table files of `plot` and `report`.
+#[derive(clap::Args, Debug)]
+pub struct TableFiles {
+    /// A table written by `queendom table` (csv, tsv or json), of γ or of i.
+    #[arg(value_name = "TABLE")]
+    table: String,
+    /// The i table to draw beside TABLE, which must then be the γ table.
+    #[arg(short = 'i', long = "independent", value_name = "TABLE")]
+    independent: Option<String>,
+    /// Title [default: names what is drawn].
+    #[arg(long, value_name = "TEXT")]
+    title: Option<String>,
+    /// Replace an existing output file.
+    #[arg(long)]
+    force: bool,
+}
+
+#[derive(clap::Args, Debug)]
+#[command(after_long_help = PLOT_HELP)]
+pub struct PlotArgs {
+    #[command(flatten)]
+    files: TableFiles,
+    /// Output file, .svg or .png; `-` or none means SVG on stdout.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<String>,
+}
+
+#[derive(clap::Args, Debug)]
+#[command(after_long_help = REPORT_HELP)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    files: TableFiles,
+    /// Output file, .html; `-` or none means stdout.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PlotFormat {
+    Svg,
+    Png,
+}
+
+pub fn run_plot(args: PlotArgs) -> Result<(), Failure> {
+    let destination = Destination::parse(args.output.as_deref());
+    let format = match destination.extension().as_deref() {
+        None if destination == Destination::Stdout => PlotFormat::Svg,
+        Some("svg") => PlotFormat::Svg,
+        Some("png") => PlotFormat::Png,
+        _ => {
+            return Err(usage(format!(
+                "cannot tell the picture format of {destination}: name it .svg or .png"
+            )))
+        }
+    };
+    prepare(&destination, args.files.force)?;
+    let tables = args.files.load()?;
+    let mut heatmap = Heatmap::new(&tables);
+    if let Some(title) = &args.files.title {
+        heatmap = heatmap.title(title.clone());
+    }
+    let bytes = match format {
+        PlotFormat::Svg => heatmap.svg().into_bytes(),
+        PlotFormat::Png => heatmap.png()?,
+    };
+    write_whole(&destination, &bytes, args.files.force)
+}
+
+pub fn run_report(args: ReportArgs) -> Result<(), Failure> {
+    let destination = Destination::parse(args.output.as_deref());
+    match destination.extension().as_deref() {
+        None if destination == Destination::Stdout => {}
+        Some("html" | "htm") => {}
+        _ => {
+            return Err(usage(format!(
+                "the report is an HTML page: name {destination} .html"
+            )))
+        }
+    }
+    prepare(&destination, args.files.force)?;
+    let tables = args.files.load()?;
+    let mut sources = vec![args.files.table.clone()];
+    sources.extend(args.files.independent.clone());
+    if tables.gamma.is_none() {
+        // A lone i table is listed as the only source; the order is γ, i otherwise.
+        sources.truncate(1);
+    }
+    let mut report = Report::new(&tables).sources(sources);
+    if let Some(title) = &args.files.title {
+        report = report.title(title.clone());
+    }
+    write_whole(&destination, report.html().as_bytes(), args.files.force)
+}
+
+fn prepare(destination: &Destination, force: bool) -> Result<(), Failure> {
+    match destination {
+        Destination::Stdout => Ok(()),
+        Destination::File(path) => check_target(path, force),
+    }
+}
+
+impl TableFiles {
+    fn load(&self) -> Result<Tables, Failure> {
+        let first = load_table(&self.table)?;
+        let second = match &self.independent {
+            None => None,
+            Some(path) => {
+                if first.problem != Problem::Domination {
+                    return Err(usage(format!(
+                        "{} is a table of {}: with -i, TABLE must be the domination table",
+                        self.table, first.problem
+                    )));
+                }
+                let second = load_table(path)?;
+                if second.problem != Problem::IndependentDomination {
+                    return Err(usage(format!(
+                        "{path} is a table of {}: -i takes the independent-domination table",
+                        second.problem
+                    )));
+                }
+                Some(second)
+            }
+        };
+        Tables::new(first, second).map_err(usage)
+    }
+}
+
+fn load_table(path: &str) -> Result<PlotTable, Failure> {
+    let bytes =
+        std::fs::read(Path::new(path)).map_err(|e| usage(format!("cannot read {path}: {e}")))?;
+    read_table(&bytes).map_err(|e| usage(format!("{path}: {e}")))
+}

@@ -1,0 +1,121 @@
+//! `queendom solve ... --svg FILE --png FILE`: a picture of each board's layout. With several
+//! boards a file name must hold `{board}`, which becomes the board (`b-{board}.svg` →
+//! `b-8x8.svg`); every name is checked before the first search, and each picture is written as
+//! soon as its board is solved.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use queendom::picture::BoardPicture;
+use queendom::{Board, Layout};
+
+use super::picture_file::{check_target, write_whole, Destination};
+use super::{usage, Failure};
+
+/// The options `solve` takes for pictures.
+#[derive(clap::Args, Debug)]
+pub struct PictureArgs {
+    /// Also draw each layout as SVG: FILE, `-` for stdout (the text then goes to stderr), or a
+    /// name with {board} for several boards (e.g. board-{board}.svg).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<String>,
+    /// Also draw each layout as PNG (twice the SVG's size); {board} as for --svg.
+    #[arg(long, value_name = "FILE")]
+    png: Option<String>,
+    /// Replace existing picture files.
+    #[arg(long)]
+    force: bool,
+}
+
+const PLACEHOLDER: &str = "{board}";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Svg,
+    Png,
+}
+
+/// Every picture to write, by board; checked up front.
+pub struct PicturePlan {
+    files: HashMap<Board, Vec<(Kind, Destination)>>,
+    force: bool,
+}
+
+impl PicturePlan {
+    pub fn new(args: &PictureArgs, boards: &[Board]) -> Result<PicturePlan, Failure> {
+        let mut files: HashMap<Board, Vec<(Kind, Destination)>> = HashMap::new();
+        let mut claimed: HashMap<Destination, String> = HashMap::new();
+        for (kind, flag, name) in [
+            (Kind::Svg, "--svg", &args.svg),
+            (Kind::Png, "--png", &args.png),
+        ] {
+            let Some(name) = name else { continue };
+            if name == "-" {
+                if kind == Kind::Png {
+                    return Err(usage(
+                        "--png needs a file name: - (stdout) is for --svg, PNG is binary",
+                    ));
+                }
+                if boards.len() > 1 {
+                    return Err(usage(format!(
+                        "--svg - writes one picture, but {} boards are given: use a file name \
+                         with {PLACEHOLDER}, e.g. --svg board-{PLACEHOLDER}.svg",
+                        boards.len()
+                    )));
+                }
+            } else if boards.len() > 1 && !name.contains(PLACEHOLDER) {
+                return Err(usage(format!(
+                    "{flag} {name} names one file for {} boards: put {PLACEHOLDER} in the name, \
+                     e.g. {flag} board-{PLACEHOLDER}.{}",
+                    boards.len(),
+                    &flag[2..]
+                )));
+            }
+            for (i, &board) in boards.iter().enumerate() {
+                let destination = if name == "-" {
+                    Destination::Stdout
+                } else {
+                    Destination::File(PathBuf::from(name.replace(PLACEHOLDER, &board.to_string())))
+                };
+                let who = format!("{flag} of board {} ({board})", i + 1);
+                if let Some(first) = claimed.insert(destination.clone(), who.clone()) {
+                    return Err(usage(format!(
+                        "{first} and {who} would both be written to {destination}"
+                    )));
+                }
+                if let Destination::File(path) = &destination {
+                    check_target(path, args.force)?;
+                }
+                files.entry(board).or_default().push((kind, destination));
+            }
+        }
+        Ok(PicturePlan {
+            files,
+            force: args.force,
+        })
+    }
+
+    /// Whether the SVG goes to stdout (the text report must then stay out of it).
+    pub fn uses_stdout(&self) -> bool {
+        self.files
+            .values()
+            .flatten()
+            .any(|(_, d)| *d == Destination::Stdout)
+    }
+
+    /// Write the pictures of `layout`'s board, titled e.g. `γ(8×8) = 5`.
+    pub fn write(&self, layout: &Layout, title: &str) -> Result<(), Failure> {
+        let Some(files) = self.files.get(&layout.board()) else {
+            return Ok(());
+        };
+        let picture = BoardPicture::new(layout).title(title);
+        for (kind, destination) in files {
+            let bytes = match kind {
+                Kind::Svg => picture.svg().into_bytes(),
+                Kind::Png => picture.png()?,
+            };
+            write_whole(destination, &bytes, self.force)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,280 @@
+//! Reading a table file written by `queendom table` (CSV, TSV or JSON Lines, either problem) for
+//! pictures. The format is told by the first line, the problem by the `problem` column; every row
+//! is read with the exporters' own reader and every layout re-checked, so a picture never shows a
+//! number its file cannot back.
+
+use std::collections::BTreeMap;
+
+use thiserror::Error;
+
+use crate::board::{Board, BoardError, Layout, LayoutParseError};
+use crate::check::CheckError;
+use crate::export::Format;
+use crate::row::{Column, RowKind, RowReadError};
+use crate::search::Problem;
+
+/// One problem's numbers with their layouts, by board (ordered by rows, then columns).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlotTable {
+    pub problem: Problem,
+    pub layouts: BTreeMap<Board, Layout>,
+}
+
+impl PlotTable {
+    /// The number of queens on `board`, if the table has it.
+    pub fn value(&self, board: Board) -> Option<usize> {
+        self.layouts.get(&board).map(Layout::len)
+    }
+
+    /// The row counts present, smallest first.
+    pub fn row_sizes(&self) -> Vec<usize> {
+        let mut sizes: Vec<usize> = self.layouts.keys().map(|b| b.rows()).collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        sizes
+    }
+
+    /// The column counts present, smallest first.
+    pub fn col_sizes(&self) -> Vec<usize> {
+        let mut sizes: Vec<usize> = self.layouts.keys().map(|b| b.cols()).collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        sizes
+    }
+}
+
+/// Why a file is not a table that can be drawn. Line numbers are 1-based, as an editor shows them.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum TableFileError {
+    #[error("the file is empty")]
+    Empty,
+    #[error("the file is not UTF-8 text")]
+    NotText,
+    #[error("{0} tables hold no layouts: write the table as csv, tsv or json (queendom table -o FILE.csv)")]
+    NoLayouts(Format),
+    #[error(
+        "it is not a table written by queendom table: its first line is '{0}', expected the csv or tsv header or a json row"
+    )]
+    Foreign(String),
+    #[error("the table has a header but no rows")]
+    NoRows,
+    #[error("line {line} is not a {format} table row: {error}")]
+    BadRow {
+        line: usize,
+        format: Format,
+        error: RowReadError,
+    },
+    #[error("line {line} is a row of '{found}', not of domination or independent-domination")]
+    UnknownProblem { line: usize, found: String },
+    #[error("line {line} is a row of {found}, but line {first_line} is of {first}")]
+    MixedProblems {
+        line: usize,
+        found: Problem,
+        first_line: usize,
+        first: Problem,
+    },
+    #[error("line {line} has an impossible board: {error}")]
+    BadBoard { line: usize, error: BoardError },
+    #[error("line {line} repeats board {board} of line {first}")]
+    Repeated {
+        line: usize,
+        first: usize,
+        board: Board,
+    },
+    #[error("line {line} (board {board}) has a malformed layout: {error}")]
+    BadLayout {
+        line: usize,
+        board: Board,
+        error: LayoutParseError,
+    },
+    #[error("line {line} (board {board}) fails the independent check: {error}")]
+    Check {
+        line: usize,
+        board: Board,
+        error: CheckError,
+    },
+}
+
+fn problem_named(name: &str) -> Option<Problem> {
+    [Problem::Domination, Problem::IndependentDomination]
+        .into_iter()
+        .find(|p| p.name() == name)
+}
+
+/// The column lists a table file may have: today's, and that of files written before rows carried
+/// a digest.
+fn known_columns() -> Vec<Vec<Column>> {
+    let kind = RowKind::Optimum;
+    vec![kind.columns().to_vec(), kind.columns_without_digest()]
+}
+
+/// Tell the format (and the columns) from the first line: a CSV or TSV header, or a JSON object.
+fn format_of(first_line: &str) -> Result<(Format, Vec<Column>), TableFileError> {
+    let first = first_line.trim_end_matches('\r');
+    for columns in known_columns() {
+        let names: Vec<&str> = columns.iter().map(|c| c.name()).collect();
+        if first == names.join(",") {
+            return Ok((Format::Csv, columns));
+        }
+        if first == names.join("\t") {
+            return Ok((Format::Tsv, columns));
+        }
+    }
+    if first.starts_with('{') {
+        return Ok((Format::Json, RowKind::Optimum.columns().to_vec()));
+    }
+    let cells: Vec<&str> = first.trim_matches('|').split('|').map(str::trim).collect();
+    if first.starts_with('|') && cells.first() == Some(&"rows") {
+        return Err(TableFileError::NoLayouts(Format::Markdown));
+    }
+    if first.ends_with("domination rows\\cols") || first.contains("domination rows\\cols,") {
+        return Err(TableFileError::NoLayouts(Format::Grid));
+    }
+    let shown: String = first.chars().take(80).collect();
+    Err(TableFileError::Foreign(shown))
+}
+
+/// Read a whole table file. Rows may come in any order; each board at most once.
+pub fn read_table(contents: &[u8]) -> Result<PlotTable, TableFileError> {
+    let text = std::str::from_utf8(contents).map_err(|_| TableFileError::NotText)?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+    let Some((_, first)) = lines.clone().next() else {
+        return Err(TableFileError::Empty);
+    };
+    let (format, columns) = format_of(first)?;
+    if format != Format::Json {
+        lines.next();
+    }
+
+    let mut problem: Option<(Problem, usize)> = None;
+    let mut first_line_of: BTreeMap<Board, usize> = BTreeMap::new();
+    let mut layouts = BTreeMap::new();
+    for (line, row_text) in lines {
+        let fields = format
+            .read_row(&columns, row_text.trim_end_matches('\r'))
+            .map_err(|error| TableFileError::BadRow {
+                line,
+                format,
+                error,
+            })?;
+        let found =
+            problem_named(&fields.problem).ok_or_else(|| TableFileError::UnknownProblem {
+                line,
+                found: fields.problem.clone(),
+            })?;
+        match problem {
+            None => problem = Some((found, line)),
+            Some((first, first_line)) if first != found => {
+                return Err(TableFileError::MixedProblems {
+                    line,
+                    found,
+                    first_line,
+                    first,
+                })
+            }
+            Some(_) => {}
+        }
+        let board = Board::new(fields.rows, fields.cols)
+            .map_err(|error| TableFileError::BadBoard { line, error })?;
+        if let Some(&first) = first_line_of.get(&board) {
+            return Err(TableFileError::Repeated { line, first, board });
+        }
+        first_line_of.insert(board, line);
+        let layout = Layout::parse(board, &fields.layout)
+            .map_err(|error| TableFileError::BadLayout { line, board, error })?;
+        found
+            .check(&layout, fields.queens)
+            .map_err(|error| TableFileError::Check { line, board, error })?;
+        layouts.insert(board, layout);
+    }
+    match problem {
+        Some((problem, _)) => Ok(PlotTable { problem, layouts }),
+        None => Err(TableFileError::NoRows),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::SearchOptions;
+    use crate::table::{boards, SizeList, TableRunner};
+
+    fn file(format: Format, problem: Problem) -> Vec<u8> {
+        let rows = SizeList::parse("1-3").unwrap();
+        let cols = SizeList::parse("2-4").unwrap();
+        let mut export = format.exporter(RowKind::Optimum, problem, rows.sizes(), cols.sizes());
+        let mut bytes = export.header().unwrap();
+        let mut runner = TableRunner::new(problem, SearchOptions::sequential(), 1);
+        for board in boards(&rows, &cols) {
+            bytes.extend(export.row(&runner.compute(board).unwrap()).unwrap());
+        }
+        bytes.extend(export.footer().unwrap());
+        bytes
+    }
+
+    #[test]
+    fn reads_every_line_format_of_both_problems() {
+        for format in [Format::Csv, Format::Tsv, Format::Json] {
+            for problem in [Problem::Domination, Problem::IndependentDomination] {
+                let table = read_table(&file(format, problem)).unwrap();
+                assert_eq!(table.problem, problem, "{format}");
+                assert_eq!(table.layouts.len(), 9);
+                assert_eq!(table.row_sizes(), vec![1, 2, 3]);
+                assert_eq!(table.col_sizes(), vec![2, 3, 4]);
+                assert_eq!(table.value(Board::new(3, 3).unwrap()), Some(1));
+            }
+        }
+    }
+
+    #[test]
+    fn refuses_what_it_cannot_draw() {
+        for format in [Format::Markdown, Format::Grid] {
+            assert_eq!(
+                read_table(&file(format, Problem::Domination)),
+                Err(TableFileError::NoLayouts(format))
+            );
+        }
+        assert_eq!(read_table(b""), Err(TableFileError::Empty));
+        assert!(matches!(
+            read_table(b"a,b\n1,2\n"),
+            Err(TableFileError::Foreign(_))
+        ));
+        let header = format!("{}\n", RowKind::Optimum.names().join(","));
+        assert_eq!(read_table(header.as_bytes()), Err(TableFileError::NoRows));
+        assert_eq!(read_table(&[0xff, 0xfe]), Err(TableFileError::NotText));
+
+        let csv = String::from_utf8(file(Format::Csv, Problem::Domination)).unwrap();
+        let indep = String::from_utf8(file(Format::Csv, Problem::IndependentDomination)).unwrap();
+        let mixed = format!("{csv}{}\n", indep.lines().nth(1).unwrap());
+        assert!(matches!(
+            read_table(mixed.as_bytes()),
+            Err(TableFileError::MixedProblems { line: 11, .. })
+        ));
+        let twice = format!("{csv}{}\n", csv.lines().nth(1).unwrap());
+        assert!(matches!(
+            read_table(twice.as_bytes()),
+            Err(TableFileError::Repeated {
+                line: 11,
+                first: 2,
+                ..
+            })
+        ));
+        // One queen in the corner leaves r2c3 of the 3x3 board uncovered.
+        let uncovered = csv.replace("3,3,1,r2c2,", "3,3,1,r1c1,");
+        assert!(matches!(
+            read_table(uncovered.as_bytes()),
+            Err(TableFileError::Check { line: 9, .. })
+        ));
+        let other = csv.replace(",domination,", ",mystery,");
+        assert!(matches!(
+            read_table(other.as_bytes()),
+            Err(TableFileError::UnknownProblem { line: 2, .. })
+        ));
+        let cut = &csv[..csv.len() - 30];
+        assert!(matches!(
+            read_table(cut.as_bytes()),
+            Err(TableFileError::BadRow { line: 10, .. })
+        ));
+    }
+}

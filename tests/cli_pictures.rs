@@ -1,0 +1,333 @@
+//! The picture commands: `solve --svg/--png`, `plot`, `report`; their files read back, and every
+//! refusal (exit 2, one line, nothing written).
+
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use roxmltree::Document;
+
+fn queendom() -> Command {
+    Command::cargo_bin("queendom").unwrap()
+}
+
+fn count_class(svg: &str, class: &str) -> usize {
+    let doc = Document::parse(svg).unwrap();
+    doc.descendants()
+        .filter(|n| {
+            n.attribute("class")
+                .is_some_and(|c| c.split_whitespace().any(|t| t == class))
+        })
+        .count()
+}
+
+fn png_size(path: &Path) -> (u32, u32) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(fs::File::open(path).unwrap()));
+    let info = decoder.read_info().unwrap();
+    (info.info().width, info.info().height)
+}
+
+/// The files in `dir`, by name, sorted (temporary files would show up here).
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Expect exit 2 with one line on stderr containing `message`.
+fn refused(cmd: &mut Command, message: &str) {
+    let out = cmd.assert().code(2).get_output().clone();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(message),
+        "expected '{message}' in: {stderr}"
+    );
+}
+
+#[test]
+fn solve_draws_the_board_as_svg_and_png() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = queendom()
+        .args(["solve", "8x8", "--svg", "b.svg", "--png", "b.png"])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.starts_with("γ(8x8) = 5\n"),
+        "the text report is unchanged"
+    );
+    let svg = fs::read_to_string(dir.path().join("b.svg")).unwrap();
+    assert_eq!(count_class(&svg, "square"), 64);
+    assert_eq!(count_class(&svg, "queen"), 5);
+    assert_eq!(count_class(&svg, "covered"), 59);
+    assert!(svg.contains("γ(8×8) = 5"));
+    let (w, h) = png_size(&dir.path().join("b.png"));
+    let doc = Document::parse(&svg).unwrap();
+    let width: f64 = doc
+        .root_element()
+        .attribute("width")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let height: f64 = doc
+        .root_element()
+        .attribute("height")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!((w, h), ((width * 2.0) as u32, (height * 2.0) as u32));
+    assert_eq!(files(dir.path()), ["b.png", "b.svg"]);
+}
+
+#[test]
+fn several_boards_need_a_board_placeholder() {
+    let dir = tempfile::tempdir().unwrap();
+    queendom()
+        .args(["solve", "4x4", "3x5", "-i", "--svg", "pic-{board}.svg"])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    assert_eq!(files(dir.path()), ["pic-3x5.svg", "pic-4x4.svg"]);
+    let svg = fs::read_to_string(dir.path().join("pic-4x4.svg")).unwrap();
+    assert_eq!(count_class(&svg, "queen"), 3, "i(4x4) = 3");
+    assert!(svg.contains("i(4×4) = 3"));
+
+    refused(
+        queendom()
+            .args(["solve", "4x4", "5x5", "--svg", "one.svg"])
+            .current_dir(dir.path()),
+        "put {board} in the name",
+    );
+    refused(
+        queendom()
+            .args(["solve", "4", "4x4", "--png", "p-{board}.png"])
+            .current_dir(dir.path()),
+        "would both be written to p-4x4.png",
+    );
+    refused(
+        queendom()
+            .args(["solve", "4", "5", "--svg", "-"])
+            .current_dir(dir.path()),
+        "--svg - writes one picture",
+    );
+    assert_eq!(files(dir.path()), ["pic-3x5.svg", "pic-4x4.svg"]);
+}
+
+#[test]
+fn svg_to_stdout_moves_the_text_to_stderr() {
+    let out = queendom()
+        .args(["solve", "5x5", "--svg", "-"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(count_class(&stdout, "square"), 25);
+    assert!(stderr.starts_with("γ(5x5) = 3\n"), "{stderr}");
+    refused(
+        queendom().args(["solve", "5x5", "--png", "-"]),
+        "--png needs a file name",
+    );
+}
+
+#[test]
+fn picture_files_are_refused_before_the_search_and_replaced_only_with_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("b.svg");
+    fs::write(&path, "keep me").unwrap();
+    // 18x18 would take minutes: the refusal must come first.
+    refused(
+        queendom()
+            .args(["solve", "18x18", "--svg", "b.svg"])
+            .current_dir(dir.path()),
+        "b.svg already exists: use --force",
+    );
+    assert_eq!(fs::read_to_string(&path).unwrap(), "keep me");
+    refused(
+        queendom()
+            .args(["solve", "18x18", "--png", "missing/b.png"])
+            .current_dir(dir.path()),
+        "directory missing does not exist",
+    );
+    refused(
+        queendom()
+            .args(["solve", "18x18", "--png", "b.svg/x.png"])
+            .current_dir(dir.path()),
+        "is not a directory",
+    );
+    refused(
+        queendom()
+            .args(["solve", "18x18", "--svg", "."])
+            .current_dir(dir.path()),
+        "is a directory",
+    );
+    queendom()
+        .args(["solve", "6x6", "--svg", "b.svg", "--force"])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    assert_eq!(
+        count_class(&fs::read_to_string(&path).unwrap(), "square"),
+        36
+    );
+    assert_eq!(files(dir.path()), ["b.svg"]);
+}
+
+/// γ and i tables of 1-6 × 1-7 in `dir`, as csv and tsv/json, written by `queendom table`.
+fn make_tables(dir: &Path) {
+    for args in [
+        vec!["-o", "g.csv"],
+        vec!["-i", "-o", "i.csv"],
+        vec!["-o", "g.tsv"],
+        vec!["-i", "-o", "i.json"],
+        vec!["--format", "grid", "-o", "grid.csv"],
+        vec!["-o", "g.md"],
+    ] {
+        queendom()
+            .args(["table", "--rows", "1-6", "--cols", "1-7", "-j", "1"])
+            .args(args)
+            .current_dir(dir)
+            .assert()
+            .success();
+    }
+}
+
+#[test]
+fn plot_draws_one_or_both_tables_in_svg_or_png() {
+    let dir = tempfile::tempdir().unwrap();
+    make_tables(dir.path());
+    let run = |args: &[&str]| {
+        queendom()
+            .arg("plot")
+            .args(args)
+            .current_dir(dir.path())
+            .assert()
+            .success()
+    };
+    run(&["g.csv", "-o", "g.svg"]);
+    let svg = fs::read_to_string(dir.path().join("g.svg")).unwrap();
+    assert_eq!(count_class(&svg, "cell"), 42);
+    assert_eq!(count_class(&svg, "i-above-gamma"), 0);
+
+    run(&["g.tsv", "-i", "i.json", "-o", "both.svg", "--title", "Both"]);
+    let svg = fs::read_to_string(dir.path().join("both.svg")).unwrap();
+    assert_eq!(count_class(&svg, "cell"), 84);
+    // i > γ on 4×4, 4×5, 5×4, 5×7 and 6×6 among these boards: framed in both panels, plus the
+    // legend's.
+    assert_eq!(count_class(&svg, "i-above-gamma"), 11);
+    assert!(svg.contains("<title>Both</title>"));
+
+    run(&["i.csv", "-o", "i.PNG"]);
+    let (w, h) = png_size(&dir.path().join("i.PNG"));
+    assert!(w > 400 && h > 300, "{w}x{h}");
+
+    let out = run(&["g.csv"]);
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert_eq!(count_class(&stdout, "cell"), 42);
+    let out = run(&["g.csv", "-o", "-"]);
+    assert_eq!(out.get_output().stdout, stdout.as_bytes());
+}
+
+#[test]
+fn plot_and_report_refuse_what_they_cannot_draw() {
+    let dir = tempfile::tempdir().unwrap();
+    make_tables(dir.path());
+    fs::write(dir.path().join("foreign.csv"), "a,b\n1,2\n").unwrap();
+    let before = files(dir.path());
+    for command in ["plot", "report"] {
+        let ext = if command == "plot" { "svg" } else { "html" };
+        let out = format!("out.{ext}");
+        let missing_dir = format!("no/such/dir.{ext}");
+        let cases: Vec<(Vec<&str>, &str)> = vec![
+            (vec!["grid.csv"], "grid tables hold no layouts"),
+            (vec!["g.md"], "markdown tables hold no layouts"),
+            (
+                vec!["foreign.csv"],
+                "foreign.csv: it is not a table written by queendom table",
+            ),
+            (vec!["nothing.csv"], "cannot read nothing.csv"),
+            (
+                vec!["i.csv", "-i", "g.csv"],
+                "with -i, TABLE must be the domination table",
+            ),
+            (
+                vec!["g.csv", "-i", "g.tsv"],
+                "-i takes the independent-domination table",
+            ),
+            (vec!["g.csv", "-o", "g.csv", "--force"], "name"),
+            (vec!["g.csv", "-o", "g.csv"], "name"),
+            (vec!["g.csv", "-o", &missing_dir], "does not exist"),
+        ];
+        for (args, message) in cases {
+            let mut cmd = queendom();
+            cmd.arg(command).args(&args).current_dir(dir.path());
+            if !args.contains(&"-o") {
+                cmd.args(["-o", &out]);
+            }
+            refused(&mut cmd, message);
+        }
+        assert_eq!(files(dir.path()), before, "{command} left a file behind");
+    }
+    refused(
+        queendom()
+            .args(["plot", "g.csv", "-o", "g.pdf"])
+            .current_dir(dir.path()),
+        "name it .svg or .png",
+    );
+    // A layout edited into one that leaves a square uncovered.
+    let csv = fs::read_to_string(dir.path().join("g.csv")).unwrap();
+    let bad = csv.replace("3,3,1,r2c2,", "3,3,1,r1c1,");
+    assert_ne!(bad, csv);
+    fs::write(dir.path().join("bad.csv"), bad).unwrap();
+    refused(
+        queendom()
+            .args(["plot", "bad.csv", "-o", "x.svg"])
+            .current_dir(dir.path()),
+        "bad.csv: line 18 (board 3x3) fails the independent check",
+    );
+}
+
+#[test]
+fn outputs_are_replaced_only_with_force() {
+    let dir = tempfile::tempdir().unwrap();
+    make_tables(dir.path());
+    fs::write(dir.path().join("r.html"), "old").unwrap();
+    refused(
+        queendom()
+            .args(["report", "g.csv", "-o", "r.html"])
+            .current_dir(dir.path()),
+        "r.html already exists: use --force",
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("r.html")).unwrap(),
+        "old"
+    );
+    queendom()
+        .args(["report", "g.csv", "-i", "i.csv", "-o", "r.html", "--force"])
+        .current_dir(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::is_empty());
+    let html = fs::read_to_string(dir.path().join("r.html")).unwrap();
+    assert_eq!(html.matches("<details").count(), 42);
+    assert_eq!(html.matches("<svg").count(), 1 + 2 * 42);
+    assert!(html.contains("<code>g.csv</code>") && html.contains("<code>i.csv</code>"));
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    Document::parse_with_options(&html, options).unwrap();
+    let out = queendom()
+        .args(["report", "i.json"])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    let page = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert_eq!(page.matches("<details").count(), 42);
+    assert!(page.contains("<code>i.json</code>"));
+}
