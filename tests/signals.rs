@@ -19,7 +19,7 @@ const ARGS: [&str; 7] = ["table", "--rows", "10,12", "--cols", "14", "-j", "1"];
 /// itself with the independent checker, and γ(10x14) = 7, γ(12x14) = 8.
 const EXPECTED: &str = "\
 rows,cols,queens,layout,problem,nodes,seconds,threads
-10,14,7,3:14 4:7 5:9 6:6 7:8 8:1 9:11,domination,NODES,SECONDS,1
+10,14,7,2:8 3:5 4:11 5:12 6:6 9:2 10:13,domination,NODES,SECONDS,1
 12,14,8,1:1 1:13 1:14 2:2 6:7 7:9 8:6 9:8,domination,NODES,SECONDS,1
 ";
 

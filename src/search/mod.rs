@@ -8,6 +8,7 @@
 //! few levels down so that all cores stay busy to the end. Workers share the best layout's size
 //! through one atomic word (see the `shared` module).
 
+mod bounds;
 mod heuristic;
 mod kernel;
 mod shared;
@@ -156,6 +157,13 @@ pub fn search_at_most(
     Ok(found)
 }
 
+/// A lower bound on γ(board) or i(board), proven without search: see `bounds::lower_bound` for
+/// the argument. A start layout of this size is optimal as it stands.
+pub fn lower_bound(board: Board, _problem: Problem) -> usize {
+    // i(N×M) ≥ γ(N×M): an independent dominating layout is a dominating layout.
+    bounds::lower_bound(board)
+}
+
 fn dispatch(
     board: Board,
     problem: Problem,
@@ -291,12 +299,20 @@ fn run<const W: usize>(
 ) -> Result<Bounded, SearchError> {
     let geo = Geometry::<W>::new(board);
     let independent = problem.independent();
+    let floor = lower_bound(board, problem);
     let (key, layout) = match max_queens {
         // Path 0 ranks before every part, so all parts look for strictly fewer queens.
         None => {
             let mut start = heuristic::greedy(&geo, independent);
             if !independent {
-                start = heuristic::shrink(&geo, start, options.parallel);
+                start = heuristic::shrink(&geo, start, options.parallel, floor);
+            }
+            if start.len() <= floor {
+                // Optimal by the lower bound: nothing to search.
+                return Ok(Bounded {
+                    layout: Some(to_layout(board, &start)),
+                    nodes: 0,
+                });
             }
             (Key::new(start.len(), 0), Some(start))
         }
@@ -358,16 +374,18 @@ fn run<const W: usize>(
         return Err(SearchError::Cancelled);
     }
     let (_, best) = shared.best();
-    let layout = best.map(|queens| {
-        Layout::new(
-            board,
-            queens.iter().map(|&q| board.square(q as usize)).collect(),
-        )
-    });
+    let layout = best.map(|queens| to_layout(board, &queens));
     Ok(Bounded {
         layout,
         nodes: run.nodes.load(Relaxed),
     })
+}
+
+fn to_layout(board: Board, queens: &[u16]) -> Layout {
+    Layout::new(
+        board,
+        queens.iter().map(|&q| board.square(q as usize)).collect(),
+    )
 }
 
 /// Below this many queens still to place, a part is searched by one worker without splitting.
