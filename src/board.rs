@@ -417,6 +417,17 @@ impl<const W: usize> Bits<W> {
         }
     }
 
+    /// The `len` ≤ 32 members from `start` on, as the low bits of a word (bit 0: square `start`).
+    #[inline(always)]
+    pub fn extract(&self, start: usize, len: usize) -> u64 {
+        let (w, off) = (start >> 6, start & 63);
+        let mut x = self.0[w] >> off;
+        if off + len > 64 {
+            x |= self.0[w + 1] << (64 - off);
+        }
+        x & ((1 << len) - 1)
+    }
+
     pub fn first(&self) -> Option<usize> {
         (0..W)
             .find(|&w| self.0[w] != 0)
@@ -454,6 +465,8 @@ pub struct Geometry<const W: usize> {
     pub lines: Vec<[u8; 4]>,
     /// Squares on each line, by slot.
     pub line_len: [u8; LINE_SLOTS],
+    /// The squares of each line, by slot.
+    pub line_squares: Vec<Bits<W>>,
 }
 
 impl<const W: usize> Geometry<W> {
@@ -495,9 +508,11 @@ impl<const W: usize> Geometry<W> {
             })
             .collect::<Vec<[u8; 4]>>();
         let mut line_len = [0u8; LINE_SLOTS];
-        for slots in &lines {
+        let mut line_squares = vec![Bits::EMPTY; LINE_SLOTS];
+        for (s, slots) in lines.iter().enumerate() {
             for &l in slots {
                 line_len[l as usize] += 1;
+                line_squares[l as usize].set(s);
             }
         }
         Geometry {
@@ -506,6 +521,7 @@ impl<const W: usize> Geometry<W> {
             cover,
             lines,
             line_len,
+            line_squares,
         }
     }
 }

@@ -8,6 +8,7 @@
 //! few levels down so that all cores stay busy to the end. Workers share the best layout's size
 //! through one atomic word (see the `shared` module).
 
+mod bounds;
 mod count;
 mod heuristic;
 mod kernel;
@@ -125,6 +126,13 @@ impl Solution {
     pub fn queens(&self) -> usize {
         self.layout.len()
     }
+}
+
+/// A lower bound on γ(board) or i(board), proven without search: see `bounds::lower_bound` for
+/// the argument. A start layout of this size is optimal as it stands.
+pub fn lower_bound(board: Board, _problem: Problem) -> usize {
+    // i(N×M) ≥ γ(N×M): an independent dominating layout is a dominating layout.
+    bounds::lower_bound(board)
 }
 
 /// γ(board) or i(board), proven by exhaustive search, with the first optimal layout in the search's
@@ -317,7 +325,7 @@ impl SearchSpace {
             if s.independent {
                 start
             } else {
-                heuristic::shrink(&s.geo, start, parallel)
+                heuristic::shrink(&s.geo, start, parallel, bounds::lower_bound(s.board()))
             }
         });
         self.layout(&queens)
@@ -398,6 +406,19 @@ impl SearchSpace {
         let at = space
             .locate(part.indices())
             .ok_or_else(|| SearchError::NoSuchPart(part.to_string()))?;
+        if let Goal::Improve(incumbent) = goal {
+            // Nothing can beat a layout at the proven lower bound that ranks first (the start
+            // layout): no search needed. This settles most thin boards outright.
+            let floor = bounds::lower_bound(space.board());
+            if incumbent.queens < floor
+                || (incumbent.queens == floor && incumbent.rank == Rank::START)
+            {
+                return Ok(PartOutcome {
+                    result: PartResult::Improve(None),
+                    nodes: 0,
+                });
+            }
+        }
         let mut shared = shared_for(space, goal);
         shared.set_cancel(options.cancel.clone());
         let (target, representatives) = match goal {

@@ -6,8 +6,6 @@
 //! directory (as root; otherwise those cases are skipped), and every command that could block on a
 //! FIFO runs under a deadline and is killed past it.
 
-mod common;
-
 use std::fs;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
@@ -15,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use common::{queendom, read, without_seconds};
+use crate::common::{queendom, read, without_seconds};
 use predicates::prelude::*;
 use queendom::row::TableRow;
 use queendom::search::Problem;

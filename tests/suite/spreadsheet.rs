@@ -1,12 +1,10 @@
 //! What spreadsheets get: the workbook read back with calamine (cell values and types, frozen
 //! headers), the b-file, square-only tables, and layouts in `r1c1` form everywhere.
 
-mod common;
-
 use std::io::Read;
 
+use crate::common::{queendom, read};
 use calamine::{open_workbook, Data, Reader, Xlsx};
-use common::{queendom, read};
 use predicates::prelude::*;
 use tempfile::TempDir;
 

@@ -55,7 +55,7 @@ fn board_prints_diagrams() {
 fn csv_for_1_to_10_matches_the_published_counts() {
     let text = stdout_of(&["nqueens", "1-10"]);
     assert!(text.starts_with("n,solutions,unique"));
-    let published = include_str!("../data/nqueens.csv");
+    let published = include_str!("../../data/nqueens.csv");
     let expected: Vec<&str> = published.lines().take(11).collect();
     assert_eq!(leading_columns(&text, 3), expected);
 }

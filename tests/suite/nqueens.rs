@@ -9,7 +9,7 @@ use queendom::Board;
 
 /// (n, solutions, unique) from OEIS A000170 and A002562.
 fn published() -> Vec<(usize, u64, u64)> {
-    let text = include_str!("../data/nqueens.csv");
+    let text = include_str!("../../data/nqueens.csv");
     text.lines()
         .skip(1)
         .map(|line| {

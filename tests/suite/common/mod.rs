@@ -79,11 +79,11 @@ pub fn read(path: &Path) -> String {
     String::from_utf8(std::fs::read(path).expect("file exists")).expect("UTF-8")
 }
 
-/// Compare `actual` with the stored snapshot `tests/snapshots/NAME`; with UPDATE_SNAPSHOTS=1 in
+/// Compare `actual` with the stored snapshot `tests/suite/snapshots/NAME`; with UPDATE_SNAPSHOTS=1 in
 /// the environment, store `actual` instead (then read the file before committing it).
 pub fn assert_snapshot(name: &str, actual: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/snapshots")
+        .join("tests/suite/snapshots")
         .join(name);
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
         std::fs::write(&path, actual).unwrap();

@@ -1,12 +1,10 @@
 //! `queendom table`: every format against a stored snapshot, resuming files left by earlier or
 //! killed runs, and refusing bad command lines and foreign files without touching anything.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::{assert_snapshot, queendom, read, without_measurements, without_seconds};
+use crate::common::{assert_snapshot, queendom, read, without_measurements, without_seconds};
 use predicates::prelude::*;
 use tempfile::TempDir;
 

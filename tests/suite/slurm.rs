@@ -7,7 +7,7 @@
 //! failure, not a skip. On a machine of your own, as root (Debian's packages, installed on first use):
 //!
 //! ```sh
-//! scripts/slurm/cluster.sh up && QUEENDOM_SLURM=1 cargo test --release --test slurm
+//! scripts/slurm/cluster.sh up && QUEENDOM_SLURM=1 cargo test --release --test suite slurm::
 //! scripts/slurm/cluster.sh down
 //! ```
 //!
@@ -29,7 +29,7 @@ fn cluster_requested(test: &str) -> bool {
     if std::env::var_os("QUEENDOM_SLURM").as_deref() != Some("1".as_ref()) {
         eprintln!(
             "{test}: skipped, needs a Slurm cluster: \
-             scripts/slurm/cluster.sh up && QUEENDOM_SLURM=1 cargo test --release --test slurm"
+             scripts/slurm/cluster.sh up && QUEENDOM_SLURM=1 cargo test --release --test suite slurm::"
         );
         return false;
     }

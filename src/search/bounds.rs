@@ -1,0 +1,394 @@
+//! Lower bounds on the number of queens a layout needs: the static bound of a whole board (used to
+//! skip the search when the start layout already meets it), and the line-forcing bound the kernel
+//! applies at every node.
+//!
+//! Every bound here is a proof that no completion with at most the given number of further queens
+//! exists; none of them keeps only some of several optimal layouts, so a search that counts every
+//! layout up to a size can use them as they are.
+
+use crate::board::{Bits, Board, Geometry, LINE_FAMILY_OFFSET, LINE_SLOTS, MAX_SIDE};
+
+use super::kernel::{top_sum, FAMILY_SLOTS};
+
+/// A lower bound on γ(N×M), and so on i(N×M) ≥ γ(N×M): min(N, M, ⌈(N+M−2)/4⌉) (Spencer's argument,
+/// as extended to rectangles; see Bozóki, Gál, Marosi and Weakley, "Domination of the rectangular
+/// queen's graph", 2016).
+///
+/// Proof. Let k queens dominate the board with k < min(N, M). Then some row and some column hold no
+/// queen. Call a row or column *empty* if it holds no queen; at least N − k rows and M − k columns
+/// are empty. A square in an empty row and an empty column is covered along a diagonal only. Let a, b
+/// be the first and last empty rows, c, d the first and last empty columns; every empty row lies in
+/// [a, b] and every empty column in [c, d].
+///
+/// - If a < b and c < d, let S be the squares on the border of the rectangle [a, b] × [c, d] that lie
+///   in an empty row and an empty column. Rows a and b each meet every empty column inside the
+///   rectangle's border, and columns c and d every empty row, so |S| ≥ 2(M − k) + 2(N − k) − 4 (the
+///   four corners counted twice). A diagonal meets the rectangle in a run of consecutive squares of
+///   which only the two ends can lie on the border (the squares between have a rectangle square on
+///   each side along the diagonal, so they are inside), and every queen lies on two diagonals, so k
+///   queens cover at most 4k squares of S: 4k ≥ 2(N + M) − 4k − 4, i.e. k ≥ (N + M − 2)/4.
+/// - If a = b, exactly one row is empty, so k ≥ N − 1; the M − k or more squares of that row in
+///   empty columns are covered along diagonals, at most two per queen, so M − k ≤ 2k. Then
+///   4k ≥ (N − 1) + M ≥ N + M − 2. If c = d, the same with rows and columns exchanged.
+///
+/// So k ≥ ⌈(N + M − 2)/4⌉ whenever k < min(N, M).
+pub fn lower_bound(board: Board) -> usize {
+    let (n, m) = (board.rows(), board.cols());
+    n.min(m).min((n + m - 2).div_ceil(4)).max(1)
+}
+
+/// The cheap half of the line-forcing bound, for all four families: a line with more than
+/// 3·`remaining` uncovered squares must receive a queen of its own, since a queen off a line covers
+/// at most three of its squares (where its three other lines cross it), and each queen lies on one
+/// line of each family.
+#[inline(always)]
+pub(crate) fn too_many_full_lines(counts: &[u8; LINE_SLOTS], remaining: usize) -> bool {
+    let most = 3 * remaining;
+    if most >= MAX_SIDE {
+        return false;
+    }
+    let most = most as u8;
+    LINE_FAMILY_OFFSET.iter().any(|&offset| {
+        counts[offset..offset + FAMILY_SLOTS]
+            .iter()
+            .map(|&c| (c > most) as u8)
+            .sum::<u8>() as usize
+            > remaining
+    })
+}
+
+/// The lines of one family (rows, or columns) of a node, as bit masks: bit x of `uncovered[l]` (of
+/// `allowed[l]`) is the square at position x along line l, positions counted across the family
+/// (along a row, by column).
+///
+/// The exact half of the line-forcing bound works on these. A line ℓ must receive a queen of its
+/// own when no `remaining` allowed queens off it cover its uncovered squares; each queen lies on one
+/// line of the family, so more such *forced* lines than queens leave no completion. A queen at
+/// distance d from ℓ (on line ℓ ± d) at position x covers the squares of ℓ at x (along its crossing
+/// line) and x ± d (along its diagonals), so whether ℓ can be covered is a small exact-cover
+/// question along ℓ. A line forced at a node stays forced below it while no queen is placed on it:
+/// a completion of the child with a queen v off ℓ and the child's queens would be one of the
+/// parent's, since allowed squares only shrink going down.
+pub(crate) struct FamilyMasks {
+    pub uncovered: [u32; MAX_SIDE],
+    pub allowed: [u32; MAX_SIDE],
+    /// Lines in the family and squares on each.
+    pub lines: usize,
+    pub width: usize,
+}
+
+/// Forced lines of a family, as a mask of line indices.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Forced {
+    pub lines: u32,
+    pub count: usize,
+}
+
+impl FamilyMasks {
+    pub fn rows<const W: usize>(geo: &Geometry<W>, uncovered: &Bits<W>, allowed: &Bits<W>) -> Self {
+        let (rows, cols) = (geo.board.rows(), geo.board.cols());
+        let mut m = FamilyMasks {
+            uncovered: [0; MAX_SIDE],
+            allowed: [0; MAX_SIDE],
+            lines: rows,
+            width: cols,
+        };
+        for r in 0..rows {
+            m.uncovered[r] = uncovered.extract(r * cols, cols) as u32;
+            m.allowed[r] = allowed.extract(r * cols, cols) as u32;
+        }
+        m
+    }
+
+    /// The columns, with positions along them counted by row.
+    pub fn cols<const W: usize>(geo: &Geometry<W>, uncovered: &Bits<W>, allowed: &Bits<W>) -> Self {
+        let (rows, cols) = (geo.board.rows(), geo.board.cols());
+        let mut m = FamilyMasks {
+            uncovered: [0; MAX_SIDE],
+            allowed: [0; MAX_SIDE],
+            lines: cols,
+            width: rows,
+        };
+        let col_slot = LINE_FAMILY_OFFSET[1];
+        uncovered.for_each(|s| {
+            let [r, c, _, _] = geo.lines[s];
+            m.uncovered[c as usize - col_slot] |= 1 << r;
+        });
+        allowed.for_each(|s| {
+            let [r, c, _, _] = geo.lines[s];
+            m.allowed[c as usize - col_slot] |= 1 << r;
+        });
+        m
+    }
+
+    /// The lines that must each receive one of `remaining` queens; `counts` are the uncovered
+    /// squares per line. Stops early once more lines than queens are forced.
+    pub fn forced(&self, counts: &[u8], remaining: usize) -> Forced {
+        let mut out = Forced::default();
+        // A line with no more uncovered squares than queens is forced only if one of its squares
+        // has no queen at all to cover it. The exact test is worth its cost only while more lines
+        // than queens could still turn out forced, so the fullest lines go first.
+        let mut open = [(0u8, 0u8); MAX_SIDE];
+        let mut n = 0;
+        for (l, &count) in counts[..self.lines].iter().enumerate() {
+            let need = count as usize;
+            if need == 0 {
+                continue;
+            }
+            if need > 3 * remaining || self.uncovered[l] as u64 & !self.reachable(l) != 0 {
+                out.lines |= 1 << l;
+                out.count += 1;
+            } else if need > remaining {
+                open[n] = (count, l as u8);
+                n += 1;
+            }
+        }
+        let open = &mut open[..n];
+        open.sort_unstable_by(|a, b| b.cmp(a));
+        for (i, &(_, l)) in open.iter().enumerate() {
+            if out.count + (n - i) <= remaining {
+                break;
+            }
+            let l = l as usize;
+            if !self.coverable(l, self.uncovered[l] as u64, remaining) {
+                out.lines |= 1 << l;
+                out.count += 1;
+            }
+        }
+        out
+    }
+
+    /// Whether line `l` must receive a queen of its own when `remaining` queens are left: the
+    /// test `forced` applies to each line, in one piece (for tests).
+    #[cfg(test)]
+    fn needs_own_queen(&self, l: usize, remaining: usize) -> bool {
+        let target = self.uncovered[l] as u64;
+        target != 0
+            && (target.count_ones() as usize > 3 * remaining
+                || target & !self.reachable(l) != 0
+                || !self.coverable(l, target, remaining))
+    }
+
+    /// The positions of line `l` that some allowed queen off it covers.
+    fn reachable(&self, l: usize) -> u64 {
+        let mut out = 0u64;
+        for s in 0..self.lines {
+            if s != l {
+                let d = s.abs_diff(l);
+                let a = self.allowed[s] as u64;
+                out |= a | a >> d | a << d;
+            }
+        }
+        out & ((1 << self.width) - 1)
+    }
+
+    fn allowed_at(&self, s: usize, x: usize) -> bool {
+        s < self.lines && x < self.width && self.allowed[s] >> x & 1 != 0
+    }
+
+    /// Whether `remaining` allowed queens off line `l` cover the squares `target` of `l`, each of
+    /// which some allowed queen off `l` covers: the lowest square p of `target` is covered by a
+    /// queen at some distance d; try each, then cover the rest. The last queen is looked up
+    /// directly.
+    pub fn coverable(&self, l: usize, target: u64, remaining: usize) -> bool {
+        let t = target.count_ones() as usize;
+        if t == 0 {
+            return true;
+        }
+        if t > 3 * remaining {
+            return false;
+        }
+        if t <= remaining {
+            // A queen for every square.
+            return true;
+        }
+        if remaining == 1 {
+            return self.one_queen_covers(l, target);
+        }
+        let p = target.trailing_zeros() as usize;
+        // A queen at distance d covering p stands at x = p + d (covering p, p + d, p + 2d), at
+        // x = p (covering p − d, p, p + d) or at x = p − d (covering p − 2d, p − d, p), on line
+        // l − d or l + d. No square of `target` lies below p, so the first covers all the second
+        // does, and the third covers p alone: per distance, only the best one allowed is tried,
+        // and p alone only if nothing covers more. The first queen must leave at most three
+        // squares per later queen.
+        let need_first = t.saturating_sub(3 * (remaining - 1));
+        let mut alone = false;
+        for d in 1..=l.max(self.lines - 1 - l) {
+            let allowed =
+                |x: usize| (d <= l && self.allowed_at(l - d, x)) || self.allowed_at(l + d, x);
+            let hit = if allowed(p + d) {
+                1u64 << p | 1 << (p + d) | 1 << (p + 2 * d)
+            } else if allowed(p) {
+                1u64 << p | 1 << (p + d)
+            } else {
+                alone |= p >= d && allowed(p - d);
+                continue;
+            };
+            let hit = hit & target;
+            if hit.count_ones() == 1 {
+                alone = true;
+            } else if hit.count_ones() as usize >= need_first
+                && self.coverable(l, target & !hit, remaining - 1)
+            {
+                return true;
+            }
+        }
+        alone && need_first <= 1 && self.coverable(l, target & (target - 1), remaining - 1)
+    }
+
+    /// Whether one allowed queen off line `l` covers all of `target` (two or three squares): at
+    /// distance d it covers x and x ± d, so two squares y < z are x and x + d, x − d and x, or
+    /// x − d and x + d; three must be evenly spaced around x.
+    fn one_queen_covers(&self, l: usize, target: u64) -> bool {
+        let y = target.trailing_zeros() as usize;
+        let rest = target & (target - 1);
+        let z = rest.trailing_zeros() as usize;
+        let at =
+            |d: usize, x: usize| (d <= l && self.allowed_at(l - d, x)) || self.allowed_at(l + d, x);
+        let d = z - y;
+        if rest & (rest - 1) != 0 {
+            let last = 63 - target.leading_zeros() as usize;
+            return last - z == d && at(d, z);
+        }
+        at(d, y) || at(d, z) || (d.is_multiple_of(2) && at(d / 2, y + d / 2))
+    }
+}
+
+/// Whether `forced` (the forced lines of the family `masks`, with `family` its index among the
+/// four families) leaves no completion with `remaining` queens:
+/// - more forced lines than queens, or a forced line with no allowed square;
+/// - the line bound with the forced lines among the lines holding queens: the lines of the family
+///   that hold the `remaining` queens are the forced ones and at most `remaining − forced` others.
+pub(crate) fn forcing_bound_exceeds(
+    masks: &FamilyMasks,
+    family: usize,
+    forced: Forced,
+    counts: &[u8; LINE_SLOTS],
+    need: usize,
+    remaining: usize,
+) -> bool {
+    if forced.count > remaining {
+        return true;
+    }
+    if forced.count == 0 {
+        return false;
+    }
+    let mut f = forced.lines;
+    while f != 0 {
+        let l = f.trailing_zeros() as usize;
+        f &= f - 1;
+        if masks.allowed[l] == 0 {
+            return true;
+        }
+    }
+    let mut reach = 0usize;
+    for (g, offset) in LINE_FAMILY_OFFSET.into_iter().enumerate() {
+        let mut lines: [u8; FAMILY_SLOTS] = counts[offset..offset + FAMILY_SLOTS]
+            .try_into()
+            .expect("families are 64 slots wide");
+        if g != family {
+            reach += top_sum(&lines, remaining);
+            continue;
+        }
+        let mut f = forced.lines;
+        while f != 0 {
+            let l = f.trailing_zeros() as usize;
+            f &= f - 1;
+            reach += lines[l] as usize;
+            lines[l] = 0;
+        }
+        reach += top_sum(&lines, remaining - forced.count);
+    }
+    reach < need
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line can be covered by `remaining` queens off it, by brute force over every set of allowed
+    /// squares off the line.
+    fn brute_coverable(m: &FamilyMasks, l: usize, remaining: usize) -> bool {
+        let mut hits = Vec::new();
+        for s in 0..m.lines {
+            if s == l {
+                continue;
+            }
+            let d = s.abs_diff(l);
+            for x in 0..m.width {
+                if m.allowed[s] >> x & 1 == 1 {
+                    let mut h = 1u64 << x | 1 << (x + d);
+                    if x >= d {
+                        h |= 1 << (x - d);
+                    }
+                    hits.push(h);
+                }
+            }
+        }
+        let target = m.uncovered[l] as u64;
+        fn search(hits: &[u64], target: u64, left: usize) -> bool {
+            if target == 0 {
+                return true;
+            }
+            if left == 0 {
+                return false;
+            }
+            (0..hits.len()).any(|i| search(&hits[i + 1..], target & !hits[i], left - 1))
+        }
+        search(&hits, target, remaining)
+    }
+
+    #[test]
+    fn exact_line_cover_agrees_with_brute_force() {
+        // Random lines of random families; a fixed-seed generator, so the cases are the same on
+        // every run.
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut forced = 0;
+        for case in 0..3000 {
+            let lines = 2 + (next() % 6) as usize;
+            let width = 1 + (next() % 12) as usize;
+            let full = (1u64 << width) - 1;
+            let mut m = FamilyMasks {
+                uncovered: [0; MAX_SIDE],
+                allowed: [0; MAX_SIDE],
+                lines,
+                width,
+            };
+            for l in 0..lines {
+                // Dense targets and sparse allowed squares make the hard cases.
+                m.uncovered[l] = (next() | next()) as u32 & full as u32;
+                m.allowed[l] = (next() & next() & next()) as u32 & full as u32;
+            }
+            for l in 0..lines {
+                for remaining in 1..=4 {
+                    let brute = !brute_coverable(&m, l, remaining);
+                    assert_eq!(
+                        m.needs_own_queen(l, remaining),
+                        brute,
+                        "case {case}, line {l} of {lines}x{width}, {remaining} queens"
+                    );
+                    forced += brute as usize;
+                }
+            }
+        }
+        // The cases must include lines on both sides of the answer.
+        assert!(forced > 1000, "only {forced} forced lines");
+    }
+
+    #[test]
+    fn lower_bound_values() {
+        let lb = |r, c| lower_bound(Board::new(r, c).unwrap());
+        assert_eq!(lb(1, 1), 1);
+        assert_eq!(lb(8, 32), 8);
+        assert_eq!(lb(12, 32), 11);
+        assert_eq!(lb(8, 8), 4);
+        assert_eq!(lb(3, 30), 3);
+    }
+}

@@ -1,0 +1,20 @@
+//! The integration tests, as one test binary: each release build of a test binary links the whole
+//! library with link-time optimisation, so one binary instead of fourteen saves minutes of CI.
+//! Each module is one concern; `common` holds what they share.
+
+mod common;
+
+mod cli;
+mod cli_nqueens;
+mod cli_pictures;
+mod count;
+mod engine;
+mod nqueens;
+mod pictures;
+mod plan;
+mod readme;
+mod robust;
+mod signals;
+mod slurm;
+mod spreadsheet;
+mod table;
