@@ -20,6 +20,10 @@ pub enum Column {
     Queens,
     Layout,
     Problem,
+    /// The number of minimum layouts (count tables).
+    Layouts,
+    /// The number of their classes under the board's symmetries (count tables).
+    Classes,
     /// A short hash of the value columns: see [`digest`].
     Digest,
     Nodes,
@@ -46,6 +50,8 @@ impl Column {
             Column::Queens => "queens",
             Column::Layout => "layout",
             Column::Problem => "problem",
+            Column::Layouts => "layouts",
+            Column::Classes => "classes",
             Column::Digest => "digest",
             Column::Nodes => "nodes",
             Column::Seconds => "seconds",
@@ -74,6 +80,8 @@ pub enum RowKind {
     /// The optimum of each board with one optimal layout.
     #[default]
     Optimum,
+    /// The optimum, one optimal layout, and how many minimum layouts and classes there are.
+    Count,
 }
 
 impl RowKind {
@@ -87,6 +95,19 @@ impl RowKind {
                 Column::Queens,
                 Column::Layout,
                 Column::Problem,
+                Column::Digest,
+                Column::Nodes,
+                Column::Seconds,
+                Column::Threads,
+            ],
+            RowKind::Count => &[
+                Column::Rows,
+                Column::Cols,
+                Column::Queens,
+                Column::Layout,
+                Column::Problem,
+                Column::Layouts,
+                Column::Classes,
                 Column::Digest,
                 Column::Nodes,
                 Column::Seconds,
@@ -128,12 +149,22 @@ impl Cell {
     }
 }
 
+/// How many minimum layouts a board has, all and up to its symmetries. A board and its transpose
+/// have the same counts (transposing maps the layouts, and the classes, one to one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LayoutTotals {
+    pub layouts: u64,
+    pub classes: u64,
+}
+
 /// One finished board: the record every export format is made from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableRow {
     pub board: Board,
     pub problem: Problem,
     pub layout: Layout,
+    /// In count tables ([`RowKind::Count`]): the counts of minimum layouts.
+    pub counts: Option<LayoutTotals>,
     /// Search nodes; 0 when the row was taken from the transposed board's search.
     pub nodes: u64,
     /// Wall seconds of the search; 0 when taken from the transposed board.
@@ -147,7 +178,10 @@ impl TableRow {
     }
 
     pub fn kind(&self) -> RowKind {
-        RowKind::Optimum
+        match self.counts {
+            None => RowKind::Optimum,
+            Some(_) => RowKind::Count,
+        }
     }
 
     /// The row's value in `column`.
@@ -158,11 +192,18 @@ impl TableRow {
             Column::Queens => Cell::Whole(self.queens() as u64),
             Column::Layout => Cell::Text(self.layout.to_squares_string()),
             Column::Problem => Cell::Text(self.problem.name().to_string()),
+            Column::Layouts => Cell::Whole(self.totals().layouts),
+            Column::Classes => Cell::Whole(self.totals().classes),
             Column::Digest => Cell::Text(self.digest()),
             Column::Nodes => Cell::Whole(self.nodes),
             Column::Seconds => Cell::Seconds(self.seconds),
             Column::Threads => Cell::Whole(self.threads as u64),
         }
+    }
+
+    fn totals(&self) -> LayoutTotals {
+        self.counts
+            .expect("only count rows have the layouts and classes columns")
     }
 
     /// The digest of this row's value columns.
@@ -210,6 +251,8 @@ pub struct RowFields {
     pub queens: usize,
     pub layout: String,
     pub problem: String,
+    /// In count tables: the numbers of layouts and of classes.
+    pub counts: Option<LayoutTotals>,
     /// None in files written before rows carried a digest.
     pub digest: Option<String>,
     pub nodes: u64,
@@ -277,6 +320,13 @@ impl RowFields {
             queens: whole(Column::Queens, &number(Column::Queens)?)?,
             layout: number(Column::Layout)?,
             problem: number(Column::Problem)?,
+            counts: match (text(Column::Layouts), text(Column::Classes)) {
+                (Some(layouts), Some(classes)) => Some(LayoutTotals {
+                    layouts: whole(Column::Layouts, &layouts)?,
+                    classes: whole(Column::Classes, &classes)?,
+                }),
+                _ => None,
+            },
             digest: text(Column::Digest),
             nodes: whole(Column::Nodes, &number(Column::Nodes)?)?,
             seconds,
@@ -296,6 +346,7 @@ mod tests {
             board,
             problem,
             layout: Layout::new(board, vec![Square::new(1, 1), Square::new(1, 2)]),
+            counts: None,
             nodes: 12,
             seconds: 0.5,
             threads: 2,
@@ -321,6 +372,44 @@ mod tests {
         t.board = a.board.transposed();
         t.layout = a.layout.transposed();
         assert_ne!(t.digest(), d);
+        // Counts are values: an edited count changes the digest.
+        let counted = |layouts, classes| TableRow {
+            counts: Some(LayoutTotals { layouts, classes }),
+            ..a.clone()
+        };
+        let n = counted(20, 3).digest();
+        assert_ne!(n, d);
+        assert_ne!(counted(21, 3).digest(), n);
+        assert_ne!(counted(20, 4).digest(), n);
+        assert_eq!(counted(20, 3).digest(), n);
+    }
+
+    #[test]
+    fn count_rows_read_back() {
+        let r = TableRow {
+            counts: Some(LayoutTotals {
+                layouts: 4860,
+                classes: 638,
+            }),
+            ..row(Problem::Domination)
+        };
+        assert_eq!(r.kind(), RowKind::Count);
+        let columns = RowKind::Count.columns();
+        let texts: Vec<String> = columns.iter().map(|&c| r.cell(c).text()).collect();
+        assert_eq!(texts[5..7], ["4860", "638"]);
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let f = RowFields::from_texts(columns, &refs).unwrap();
+        assert_eq!(f.counts, r.counts);
+        assert_eq!(f.digest.as_deref(), Some(r.digest().as_str()));
+        let mut bad = refs.clone();
+        bad[6] = "6.38e2";
+        assert!(matches!(
+            RowFields::from_texts(columns, &bad),
+            Err(RowReadError::NotANumber {
+                field: "classes",
+                ..
+            })
+        ));
     }
 
     #[test]

@@ -8,8 +8,8 @@ use std::time::Instant;
 use thiserror::Error;
 
 use crate::board::{Board, Layout, MAX_SIDE};
-use crate::row::TableRow;
-use crate::search::{solve, Problem, SearchError, SearchOptions};
+use crate::row::{LayoutTotals, RowKind, TableRow};
+use crate::search::{count, solve, Problem, SearchError, SearchOptions};
 
 pub mod resume;
 
@@ -136,20 +136,42 @@ pub fn square_boards(sizes: &SizeList) -> Vec<Board> {
         .collect()
 }
 
+/// What the search of one board gives a table: the optimal layout, the counts when the table
+/// counts, and the nodes it took.
+#[derive(Debug, Clone)]
+pub struct Searched {
+    pub layout: Layout,
+    pub counts: Option<LayoutTotals>,
+    pub nodes: u64,
+}
+
 /// Computes the boards of a table one after the other (each on all threads of the current pool),
 /// searching each board or its transpose only once.
 pub struct TableRunner {
     problem: Problem,
+    kind: RowKind,
     options: SearchOptions,
     threads: usize,
-    /// Layouts already found, by board as searched (rows ≤ cols).
-    done: HashMap<Board, Layout>,
+    /// Results already found, by board as searched (rows ≤ cols).
+    done: HashMap<Board, (Layout, Option<LayoutTotals>)>,
 }
 
 impl TableRunner {
     pub fn new(problem: Problem, options: SearchOptions, threads: usize) -> TableRunner {
+        TableRunner::of_kind(RowKind::Optimum, problem, options, threads)
+    }
+
+    /// A runner for rows of `kind`: with [`RowKind::Count`], every board's minimum layouts are
+    /// counted too (see [`crate::search::count`]).
+    pub fn of_kind(
+        kind: RowKind,
+        problem: Problem,
+        options: SearchOptions,
+        threads: usize,
+    ) -> TableRunner {
         TableRunner {
             problem,
+            kind,
             options,
             threads,
             done: HashMap::new(),
@@ -158,9 +180,9 @@ impl TableRunner {
 
     /// Remember a layout known from elsewhere (e.g. a row kept from an earlier run), so that its
     /// transpose is not searched again. The caller has checked it.
-    pub fn remember(&mut self, layout: &Layout) {
-        let l = canonical(layout);
-        self.done.entry(l.board()).or_insert(l);
+    pub fn remember(&mut self, row: &TableRow) {
+        let l = canonical(&row.layout);
+        self.done.entry(l.board()).or_insert((l, row.counts));
     }
 
     /// The options its searches run with.
@@ -170,35 +192,60 @@ impl TableRunner {
 
     /// The row for `board`: searched, or taken from its transpose if that was done before.
     pub fn compute(&mut self, board: Board) -> Result<TableRow, SearchError> {
-        let (problem, options) = (self.problem, self.options.clone());
-        self.compute_with(board, |searched| {
-            solve(searched, problem, &options).map(|s| (s.layout, s.nodes))
+        let (problem, options, kind) = (self.problem, self.options.clone(), self.kind);
+        self.compute_with(board, |searched| match kind {
+            RowKind::Optimum => solve(searched, problem, &options).map(|s| Searched {
+                layout: s.layout,
+                counts: None,
+                nodes: s.nodes,
+            }),
+            RowKind::Count => count(searched, problem, false, &options).map(|c| Searched {
+                layout: c.layout,
+                counts: Some(LayoutTotals {
+                    layouts: c.layouts,
+                    classes: c.classes,
+                }),
+                nodes: c.nodes,
+            }),
         })
     }
 
-    /// As [`TableRunner::compute`], with `search` giving the optimal layout and the nodes of the
-    /// board it is handed (the board with at most as many rows as columns), e.g. from a
-    /// checkpointed search. Its layout is checked like any other.
+    /// As [`TableRunner::compute`], with `search` giving the result for the board it is handed
+    /// (the board with at most as many rows as columns), e.g. from a checkpointed search. Its
+    /// layout is checked like any other, and it must carry counts exactly when the table counts.
     pub fn compute_with<E: From<SearchError>>(
         &mut self,
         board: Board,
-        search: impl FnOnce(Board) -> Result<(Layout, u64), E>,
+        search: impl FnOnce(Board) -> Result<Searched, E>,
     ) -> Result<TableRow, E> {
         let flip = board.rows() > board.cols();
         let searched = if flip { board.transposed() } else { board };
-        let (layout, nodes, seconds) = match self.done.get(&searched) {
-            Some(l) => (l.clone(), 0, 0.0),
+        let (layout, counts, nodes, seconds) = match self.done.get(&searched) {
+            Some((l, counts)) => (l.clone(), *counts, 0, 0.0),
             None => {
                 let start = Instant::now();
-                let (layout, nodes) = search(searched)?;
+                let found = search(searched)?;
                 let seconds = start.elapsed().as_secs_f64();
                 self.problem
-                    .check(&layout, layout.len())
+                    .check(&found.layout, found.layout.len())
                     .map_err(SearchError::from)?;
-                self.done.insert(searched, layout.clone());
-                (layout, nodes, seconds)
+                self.done
+                    .insert(searched, (found.layout.clone(), found.counts));
+                (found.layout, found.counts, found.nodes, seconds)
             }
         };
+        if counts.is_some() != (self.kind == RowKind::Count) {
+            return Err(SearchError::Inconsistent(format!(
+                "the result for {searched} {} counts, the table {}",
+                if counts.is_some() { "has" } else { "has no" },
+                if self.kind == RowKind::Count {
+                    "counts"
+                } else {
+                    "does not count"
+                }
+            ))
+            .into());
+        }
         let layout = if flip { layout.transposed() } else { layout };
         // Checked again on the board as written: a transposition slip must not reach a file.
         self.problem
@@ -208,6 +255,7 @@ impl TableRunner {
             board,
             problem: self.problem,
             layout,
+            counts,
             nodes,
             seconds,
             threads: self.threads,
@@ -279,5 +327,40 @@ mod tests {
         assert!(a.nodes > 0);
         assert_eq!(b.nodes, 0);
         assert_eq!(b.layout, a.layout.transposed());
+    }
+
+    #[test]
+    fn count_tables_count_a_board_and_its_transpose_once() {
+        let mut t = TableRunner::of_kind(
+            RowKind::Count,
+            Problem::Domination,
+            SearchOptions::sequential(),
+            1,
+        );
+        let a = t.compute(Board::new(4, 6).unwrap()).unwrap();
+        let b = t.compute(Board::new(6, 4).unwrap()).unwrap();
+        let c = count(
+            Board::new(6, 4).unwrap(),
+            Problem::Domination,
+            false,
+            &SearchOptions::sequential(),
+        )
+        .unwrap();
+        assert_eq!(a.kind(), RowKind::Count);
+        assert!(a.nodes > 0);
+        assert_eq!(b.nodes, 0);
+        assert_eq!(b.layout, a.layout.transposed());
+        let totals = LayoutTotals {
+            layouts: c.layouts,
+            classes: c.classes,
+        };
+        assert_eq!(a.counts, Some(totals));
+        assert_eq!(b.counts, Some(totals));
+        assert_eq!(
+            a.layout,
+            solve(a.board, Problem::Domination, &SearchOptions::sequential())
+                .unwrap()
+                .layout
+        );
     }
 }

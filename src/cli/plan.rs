@@ -562,6 +562,7 @@ fn table_bytes(
             board,
             problem,
             layout,
+            counts: None,
             nodes: if first { answer.nodes } else { 0 },
             seconds: if first { answer.seconds } else { 0.0 },
             threads: answer.threads,

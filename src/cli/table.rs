@@ -24,7 +24,7 @@ use queendom::search::{Problem, SearchError, SearchOptions};
 use queendom::table::resume::{
     read_existing, reprove, visible, ExistingTable, KeptRow, LineEnding, ResumeError,
 };
-use queendom::table::{boards, square_boards, SizeList, TableRunner};
+use queendom::table::{boards, square_boards, Searched, SizeList, TableRunner};
 use queendom::Board;
 
 use super::output::file::cannot_write;
@@ -43,6 +43,13 @@ Formats: --format, or from FILE's extension (.csv .tsv .json .jsonl .ndjson .md 
   shows 0 and 0), threads is the number of worker threads: these three say how a row was
   obtained and may differ between runs. Rows come in the order of --rows, then --cols, each
   written whole and flushed as soon as its board is done.
+
+--count: every board's minimum layouts are counted too (as `queendom count` does), and two
+  columns follow problem: layouts (all minimum layouts) and classes (their classes under the
+  board's rotations and reflections: 8 for a square board, 4 for the others). The layout column
+  still holds the first optimal layout. A board and its transpose have the same counts and are
+  counted once. Count tables resume like the others (the header must have the count columns);
+  kept rows on boards of at most 144 squares (all with --verify) are counted again and must agree.
 
 Resume (csv, tsv, json files): if FILE exists, it must be a table of this format and problem
   (-i or not) whose rows are all boards of this table, each at most once, in any order (CRLF line
@@ -115,6 +122,10 @@ pub struct TableArgs {
     /// versions, which have no digests).
     #[arg(long)]
     verify: bool,
+    /// Also count every minimum layout of each board, and their classes under its symmetries
+    /// (columns layouts and classes).
+    #[arg(long, conflicts_with = "checkpoint")]
+    count: bool,
     /// Keep every finished part of each board's search in DIR/BOARD-PROBLEM/ (see `queendom
     /// solve --checkpoint`): an interrupted board resumes there instead of starting afresh.
     #[arg(long, value_name = "DIR")]
@@ -123,11 +134,10 @@ pub struct TableArgs {
     threads: ThreadArgs,
 }
 
-const KIND: RowKind = RowKind::Optimum;
-
 /// Everything the run needs to know about the table itself.
 struct Table {
     problem: Problem,
+    kind: RowKind,
     format: Format,
     boards: Vec<Board>,
     rows: Vec<usize>,
@@ -136,7 +146,7 @@ struct Table {
 
 impl Table {
     fn exporter(&self, format: Format) -> Box<dyn Export> {
-        format.exporter(KIND, self.problem, &self.rows, &self.cols)
+        format.exporter(self.kind, self.problem, &self.rows, &self.cols)
     }
 }
 
@@ -163,6 +173,11 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
     format.accepts(&boards).map_err(usage)?;
     let table = Table {
         problem,
+        kind: if args.count {
+            RowKind::Count
+        } else {
+            RowKind::Optimum
+        },
         format,
         boards,
         rows,
@@ -209,9 +224,9 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
         progress: Some(progress::parts(&bar)),
         ..options
     };
-    let mut runner = TableRunner::new(problem, options, threads);
+    let mut runner = TableRunner::of_kind(table.kind, problem, options, threads);
     for kept in &plan.kept {
-        runner.remember(&kept.row.layout);
+        runner.remember(&kept.row);
     }
     let kept_boards: HashSet<Board> = plan.kept.iter().map(|r| r.board()).collect();
     let mut export = table.exporter(plan.writes_format(&table));
@@ -244,6 +259,11 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
                 let outcome = pool.install(|| {
                     runner.compute_with(board, |searched| {
                         solve_checkpointed(searched, problem, dir, 64, &plain, threads, &on_part)
+                            .map(|(layout, nodes)| Searched {
+                                layout,
+                                counts: None,
+                                nodes,
+                            })
                     })
                 });
                 match outcome {
@@ -356,7 +376,7 @@ impl Plan {
             let existing = read_existing(
                 &contents,
                 table.format,
-                KIND,
+                table.kind,
                 table.problem,
                 &table.boards,
                 verify,
@@ -398,7 +418,7 @@ impl Plan {
         match read_existing(
             &contents,
             journal_format,
-            KIND,
+            table.kind,
             table.problem,
             &table.boards,
             verify,
@@ -618,7 +638,9 @@ impl Plan {
 fn refusal(source: &str, e: ResumeError) -> Failure {
     let hint = match e {
         ResumeError::NoDigest { .. } => " (or --force starts it afresh)",
-        ResumeError::NotMinimal { .. } | ResumeError::Digest { .. } => {
+        ResumeError::NotMinimal { .. }
+        | ResumeError::WrongCounts { .. }
+        | ResumeError::Digest { .. } => {
             "; the file is left unchanged (correct or delete that line, or --force starts it afresh)"
         }
         _ => "; the file is left unchanged (--force starts it afresh)",

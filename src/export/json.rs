@@ -40,20 +40,25 @@ impl Export for JsonExport {
     }
 }
 
-/// Every known column is read from its key; a key that names no column of a row kind, or a value
-/// of the wrong JSON type, is refused. A line without `digest` is a row written before rows
-/// carried one.
-pub(super) fn read_row(line: &str) -> Result<RowFields, RowReadError> {
+/// Every column of `expected` (the columns of the row kind the reader wants) is read from its key;
+/// a key that names no such column, or a value of the wrong JSON type, is refused. A line without
+/// `digest` is a row written before rows carried one.
+pub(super) fn read_row(expected: &[Column], line: &str) -> Result<RowFields, RowReadError> {
     let value: Value = serde_json::from_str(line).map_err(|e| RowReadError::Json(e.to_string()))?;
     let Value::Object(object) = value else {
         return Err(RowReadError::Json("not an object".into()));
     };
-    let known = RowKind::Optimum.columns();
+    let known = expected;
     let mut columns = Vec::new();
     let mut texts = Vec::new();
     for (key, value) in &object {
         let Some(&column) = known.iter().find(|c| c.name() == key) else {
-            return Err(RowReadError::Json(format!("unknown field `{key}`")));
+            let hint = if RowKind::Count.columns().iter().any(|c| c.name() == key) {
+                " (a row with counts, made with --count)"
+            } else {
+                ""
+            };
+            return Err(RowReadError::Json(format!("unknown field `{key}`{hint}")));
         };
         let text = match (column.kind(), value) {
             (CellKind::Text, Value::String(s)) => s.clone(),

@@ -169,7 +169,7 @@ impl Format {
         match self {
             Format::Csv => csv::read_row(columns, line),
             Format::Tsv => tsv::read_row(columns, line),
-            Format::Json => json::read_row(line),
+            Format::Json => json::read_row(columns, line),
             _ => Err(RowReadError::NotALineFormat(self.name())),
         }
     }

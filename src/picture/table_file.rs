@@ -101,11 +101,15 @@ fn problem_named(name: &str) -> Option<Problem> {
         .find(|p| p.name() == name)
 }
 
-/// The column lists a table file may have: today's, and that of files written before rows carried
-/// a digest.
+/// The column lists a table file may have: today's (with counts or without), and that of files
+/// written before rows carried a digest.
 fn known_columns() -> Vec<Vec<Column>> {
     let kind = RowKind::Optimum;
-    vec![kind.columns().to_vec(), kind.columns_without_digest()]
+    vec![
+        kind.columns().to_vec(),
+        RowKind::Count.columns().to_vec(),
+        kind.columns_without_digest(),
+    ]
 }
 
 /// Tell the format (and the columns) from the first line: a CSV or TSV header, or a JSON object.
@@ -121,7 +125,12 @@ fn format_of(first_line: &str) -> Result<(Format, Vec<Column>), TableFileError> 
         }
     }
     if first.starts_with('{') {
-        return Ok((Format::Json, RowKind::Optimum.columns().to_vec()));
+        let kind = if first.contains("\"layouts\":") {
+            RowKind::Count
+        } else {
+            RowKind::Optimum
+        };
+        return Ok((Format::Json, kind.columns().to_vec()));
     }
     let cells: Vec<&str> = first.trim_matches('|').split('|').map(str::trim).collect();
     if first.starts_with('|') && cells.first() == Some(&"rows") {

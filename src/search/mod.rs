@@ -200,6 +200,8 @@ pub struct Counted {
     pub problem: Problem,
     /// γ or i, proven (by `solve`, and again by the count: it finds no smaller layout).
     pub queens: usize,
+    /// The first optimal layout in the search's fixed order, as `solve` gives it.
+    pub layout: Layout,
     /// The minimum layouts.
     pub layouts: u64,
     /// Their classes under the board's symmetries.
@@ -254,6 +256,7 @@ pub fn count(
     Ok(Counted {
         problem,
         queens,
+        layout: solution.layout,
         layouts: counted.layouts,
         classes: counted.classes,
         symmetries: board.symmetries().len(),

@@ -8,7 +8,8 @@
 //! - its digest matches its values ([`crate::row::digest`]): a row edited by hand or relabelled
 //!   with another problem is refused;
 //! - where re-proving is cheap (boards of at most [`REPROVE_SQUARES`] squares), or for every row
-//!   when asked ([`reprove`] with `all`), no layout with one queen fewer exists.
+//!   when asked ([`reprove`] with `all`), no layout with one queen fewer exists, and in count
+//!   tables the counts of minimum layouts and classes are counted again and must agree.
 //!
 //! Files are read as spreadsheets save them too: a UTF-8 byte order mark and CRLF line endings are
 //! accepted. A last line without its newline is what a run killed in the middle of a write leaves:
@@ -24,7 +25,7 @@ use crate::board::{Board, BoardError, Layout, LayoutParseError};
 use crate::check::CheckError;
 use crate::export::Format;
 use crate::row::{Column, RowKind, RowReadError, TableRow};
-use crate::search::{search_at_most, Problem, SearchError, SearchOptions};
+use crate::search::{self, search_at_most, Problem, SearchError, SearchOptions};
 
 /// Boards of at most this many squares have every kept row re-proved on every resume: proving
 /// that one queen fewer cannot do takes milliseconds on most of them; the slowest, 7×20, 8×18 and
@@ -108,6 +109,12 @@ pub enum ResumeError {
         found: String,
         expected: String,
     },
+    #[error(
+        "it is a {format} table {}, and this run {}",
+        if *counted { "with counts (made with --count)" } else { "without counts" },
+        if *counted { "does not count (add --count)" } else { "counts (drop --count)" }
+    )]
+    OtherKind { format: Format, counted: bool },
     #[error("line {line} is not a {format} table row: {error}")]
     BadRow {
         line: usize,
@@ -160,6 +167,18 @@ pub enum ResumeError {
         claimed: usize,
         found: usize,
         layout: String,
+    },
+    #[error(
+        "line {line} (board {board}) claims {claimed_layouts} minimum layouts in \
+         {claimed_classes} classes, but there are {layouts} in {classes}"
+    )]
+    WrongCounts {
+        line: usize,
+        board: Board,
+        claimed_layouts: u64,
+        claimed_classes: u64,
+        layouts: u64,
+        classes: u64,
     },
     #[error(
         "it was written by an older queendom (line {line} has no digest): --verify re-proves \
@@ -268,6 +287,14 @@ pub fn read_existing(
             if bom > 0 {
                 found.insert(0, '\u{feff}');
             }
+            for other in [RowKind::Optimum, RowKind::Count] {
+                if other != kind && matches(&format.header_for(other.columns())) {
+                    return Err(ResumeError::OtherKind {
+                        format,
+                        counted: other == RowKind::Count,
+                    });
+                }
+            }
             let found: String = visible(&found).chars().take(120).collect();
             let expected = visible(String::from_utf8_lossy(&header).trim_end());
             return Err(ResumeError::Header {
@@ -329,6 +356,7 @@ pub fn read_existing(
             board,
             problem,
             layout,
+            counts: fields.counts,
             nodes: fields.nodes,
             seconds: fields.seconds,
             threads: fields.threads,
@@ -410,6 +438,38 @@ pub fn reprove(
             continue;
         }
         on_row(kept);
+        if let Some(claimed_counts) = kept.row.counts {
+            // Counting proves the minimum too: it fails on any layout below `claimed`.
+            let counted = search::count(searched, problem, false, options).map_err(|error| {
+                ResumeError::Search {
+                    line: kept.line,
+                    board,
+                    error,
+                }
+            })?;
+            if counted.queens != claimed {
+                return Err(ResumeError::NotMinimal {
+                    line: kept.line,
+                    board,
+                    claimed,
+                    found: counted.queens,
+                    layout: counted.layout.to_squares_string(),
+                });
+            }
+            if (counted.layouts, counted.classes)
+                != (claimed_counts.layouts, claimed_counts.classes)
+            {
+                return Err(ResumeError::WrongCounts {
+                    line: kept.line,
+                    board,
+                    claimed_layouts: claimed_counts.layouts,
+                    claimed_classes: claimed_counts.classes,
+                    layouts: counted.layouts,
+                    classes: counted.classes,
+                });
+            }
+            continue;
+        }
         // Every board needs a queen: for one queen there is nothing fewer to rule out.
         if claimed <= 1 {
             continue;
@@ -616,6 +676,7 @@ mod tests {
                 board,
                 problem: Problem::Domination,
                 layout,
+                counts: None,
                 nodes: 0,
                 seconds: 0.0,
                 threads: 1,

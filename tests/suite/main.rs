@@ -8,6 +8,7 @@ mod cli;
 mod cli_nqueens;
 mod cli_pictures;
 mod count;
+mod count_table;
 mod engine;
 mod nqueens;
 mod pictures;

@@ -266,6 +266,7 @@ fn forged_row(board: Board, problem: Problem, label: &str, layout: &str) -> Stri
         board,
         problem,
         layout: Layout::parse(board, layout).unwrap(),
+        counts: None,
         nodes: 1,
         seconds: 0.0,
         threads: 1,
