@@ -1,13 +1,17 @@
 //! `queendom count 8x8 [-i] [--list | --classes]`: the minimum, the number of minimum layouts and
 //! of their classes under the board's symmetries; or every layout, or one per class.
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
+
+use queendom::picture::BoardPicture;
 
 use queendom::search::{count, Problem, SearchError, SearchOptions};
 
 use queendom::{Board, Layout};
 
+use super::picture_file::{check_target, write_whole, Destination};
 use super::signals::Interrupt;
 use super::{print, progress, usage, Failure, ThreadArgs};
 
@@ -19,7 +23,12 @@ rectangle: turning it half round and mirroring it either way), then nodes, secon
 --list prints every minimum layout first, one per line, in increasing order of their squares
 (row-major); --classes prints the canonical member of each class (its lowest image) followed by
 the size of the class, in the same order. Every layout printed has passed the independent
-checker. The counts are exact and the same on any number of threads.")]
+checker. The counts are exact and the same on any number of threads.
+
+With --classes, --svg DIR (and --png DIR) also draws every class's canonical layout, one file per
+class: DIR/BOARD-PROBLEM-class-K.svg (K = 1, 2, ... in the order printed, zero-padded), titled with
+the board, the minimum, the class number and its size. DIR is created if missing (its parent must
+exist); existing files are refused before any is written unless --force is given.")]
 pub struct CountArgs {
     /// Boards as ROWSxCOLS (e.g. 8x8, 3x5); a single number N means NxN.
     #[arg(value_name = "BOARD", required = true)]
@@ -33,6 +42,15 @@ pub struct CountArgs {
     /// Print one canonical layout per class and the size of its class, before the counts.
     #[arg(long)]
     classes: bool,
+    /// With --classes: draw each class's canonical layout as DIR/BOARD-PROBLEM-class-K.svg.
+    #[arg(long, value_name = "DIR", requires = "classes")]
+    svg: Option<PathBuf>,
+    /// With --classes: the same pictures as PNG, DIR/BOARD-PROBLEM-class-K.png.
+    #[arg(long, value_name = "DIR", requires = "classes")]
+    png: Option<PathBuf>,
+    /// Replace existing picture files.
+    #[arg(long)]
+    force: bool,
     #[command(flatten)]
     threads: ThreadArgs,
 }
@@ -48,6 +66,10 @@ pub fn run(args: CountArgs) -> Result<(), Failure> {
     } else {
         Problem::Domination
     };
+    // Picture directories are checked (and made) before any search.
+    for dir in [&args.svg, &args.png].into_iter().flatten() {
+        picture_dir(dir)?;
+    }
     let pool = args.threads.pool()?;
     let interrupt = Interrupt::register()?;
     let total = boards.len();
@@ -108,6 +130,16 @@ pub fn run(args: CountArgs) -> Result<(), Failure> {
             }
         }
         let symbol = if args.independent { "i" } else { "γ" };
+        if args.classes {
+            draw_classes(
+                &args,
+                board,
+                problem,
+                symbol,
+                &counted.representatives,
+                counted.queens,
+            )?;
+        }
         let group = if board.is_square() {
             "the 8 rotations and reflections of the square"
         } else {
@@ -122,6 +154,66 @@ pub fn run(args: CountArgs) -> Result<(), Failure> {
             args.threads.count(),
         ));
         print(&out)?;
+    }
+    Ok(())
+}
+
+/// Make sure `dir` is a directory pictures can go to, creating it (not its parents) if missing.
+fn picture_dir(dir: &Path) -> Result<(), Failure> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => Err(usage(format!("{} is not a directory", dir.display()))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => std::fs::create_dir(dir)
+            .map_err(|e| usage(format!("cannot create directory {}: {e}", dir.display()))),
+        Err(e) => Err(usage(format!("cannot use {}: {e}", dir.display()))),
+    }
+}
+
+/// One picture per class, every name checked before the first is written.
+fn draw_classes(
+    args: &CountArgs,
+    board: Board,
+    problem: Problem,
+    symbol: &str,
+    classes: &[(Layout, usize)],
+    queens: usize,
+) -> Result<(), Failure> {
+    let digits = classes.len().to_string().len();
+    let mut files: Vec<(PathBuf, bool, usize)> = Vec::new();
+    for (dir, png) in [(&args.svg, false), (&args.png, true)] {
+        let Some(dir) = dir else { continue };
+        for k in 0..classes.len() {
+            let name = format!(
+                "{board}-{}-class-{:0digits$}.{}",
+                problem.name(),
+                k + 1,
+                if png { "png" } else { "svg" }
+            );
+            let path = dir.join(name);
+            check_target(&path, args.force)?;
+            files.push((path, png, k));
+        }
+    }
+    for (path, png, k) in files {
+        let (layout, size) = &classes[k];
+        problem.check(layout, queens)?;
+        let title = format!(
+            "{symbol}({}×{}) = {queens}: class {} of {}, {size} layout{}",
+            board.rows(),
+            board.cols(),
+            k + 1,
+            classes.len(),
+            if *size == 1 { "" } else { "s" }
+        );
+        let picture = BoardPicture::new(layout).title(title);
+        let bytes = if png {
+            picture
+                .png()
+                .map_err(|e| Failure::Error(anyhow::Error::new(e)))?
+        } else {
+            picture.svg().into_bytes()
+        };
+        write_whole(&Destination::File(path), &bytes, args.force)?;
     }
     Ok(())
 }

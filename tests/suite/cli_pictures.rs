@@ -331,3 +331,64 @@ fn outputs_are_replaced_only_with_force() {
     assert_eq!(page.matches("<details").count(), 42);
     assert!(page.contains("<code>i.json</code>"));
 }
+
+#[test]
+fn count_draws_one_picture_per_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = queendom()
+        .args(["count", "5x5", "--classes", "--svg", "cls", "--png", "cls"])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("classes: 37"), "{text}");
+    let names = files(&dir.path().join("cls"));
+    assert_eq!(names.len(), 2 * 37, "{names:?}");
+    assert_eq!(names[0], "5x5-domination-class-01.png");
+    assert_eq!(names[1], "5x5-domination-class-01.svg");
+    // The pictures show the classes printed, in order, each with 3 queens on 25 squares.
+    let printed: Vec<&str> = text.lines().filter(|l| l.contains("(class of")).collect();
+    assert_eq!(printed.len(), 37);
+    for (k, line) in printed.iter().enumerate() {
+        let svg = fs::read_to_string(
+            dir.path()
+                .join("cls")
+                .join(format!("5x5-domination-class-{:02}.svg", k + 1)),
+        )
+        .unwrap();
+        assert_eq!(count_class(&svg, "square"), 25);
+        assert_eq!(count_class(&svg, "queen"), 3);
+        assert_eq!(count_class(&svg, "covered"), 22);
+        let size = line
+            .rsplit_once("class of ")
+            .unwrap()
+            .1
+            .trim_end_matches(')');
+        assert!(svg.contains(&format!("class {} of 37, {size} layout", k + 1)));
+    }
+    // Existing pictures are refused unless --force; --svg needs --classes.
+    refused(
+        queendom()
+            .args(["count", "5x5", "--classes", "--svg", "cls"])
+            .current_dir(dir.path()),
+        "already exists",
+    );
+    queendom()
+        .args(["count", "5x5", "--classes", "--svg", "cls", "--force"])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    queendom()
+        .args(["count", "5x5", "--svg", "cls"])
+        .current_dir(dir.path())
+        .assert()
+        .code(2);
+    fs::write(dir.path().join("file"), "").unwrap();
+    refused(
+        queendom()
+            .args(["count", "5x5", "--classes", "--svg", "file"])
+            .current_dir(dir.path()),
+        "not a directory",
+    );
+    assert_eq!(files(&dir.path().join("cls")).len(), 2 * 37);
+}
