@@ -669,7 +669,6 @@ impl<const W: usize> Run<'_, W> {
             s.search(at.node, 0);
             let nodes = s.nodes;
             self.nodes.fetch_add(nodes, Relaxed);
-            drop(s);
             self.end_task(span, &at, parent, nodes, false);
             return;
         }
@@ -680,11 +679,9 @@ impl<const W: usize> Run<'_, W> {
         match expansion {
             Expansion::Layout => {
                 s.record_layout();
-                drop(s);
                 self.end_task(span, &at, parent, nodes, false);
             }
             Expansion::Pruned => {
-                drop(s);
                 self.end_task(span, &at, parent, nodes, false);
             }
             Expansion::Branch(n) => {
