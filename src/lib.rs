@@ -17,6 +17,7 @@ pub mod plan;
 pub mod row;
 pub mod search;
 pub mod table;
+pub mod trace;
 pub mod workload;
 
 pub use board::{Board, BoardError, BoardParseError, Layout, Square, MAX_SIDE};

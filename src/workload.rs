@@ -6,10 +6,12 @@
 //! An N-queens workload counts every placement, a fixed tree too.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::board::Board;
-use crate::nqueens::{count_placements, NQueensError};
+use crate::nqueens::{count_placements_traced, NQueensError};
 use crate::search::{search_at_most, Problem, SearchError, SearchOptions};
+use crate::trace::Trace;
 
 /// One fixed search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,6 +68,11 @@ pub enum WorkloadError {
 impl Workload {
     /// Run on the current rayon pool.
     pub fn run(&self) -> Result<Work, WorkloadError> {
+        self.run_traced(None)
+    }
+
+    /// Run on the current rayon pool, keeping a record of every task in `trace`.
+    pub fn run_traced(&self, trace: Option<&Arc<Trace>>) -> Result<Work, WorkloadError> {
         match *self {
             Workload::NoLayout {
                 rows,
@@ -74,7 +81,11 @@ impl Workload {
                 queens,
             } => {
                 let board = Board::new(rows, cols).expect("workload boards are valid");
-                let out = search_at_most(board, problem, queens, &SearchOptions::parallel())?;
+                let options = SearchOptions {
+                    trace: trace.cloned(),
+                    ..SearchOptions::parallel()
+                };
+                let out = search_at_most(board, problem, queens, &options)?;
                 if out.layout.is_some() {
                     return Err(WorkloadError::NotAProof(self.to_string()));
                 }
@@ -85,7 +96,7 @@ impl Workload {
             }
             Workload::CountPlacements { n } => Ok(Work {
                 nodes: 0,
-                placements: count_placements(n, true)?.solutions,
+                placements: count_placements_traced(n, true, trace.map(|t| &**t))?.solutions,
             }),
         }
     }
@@ -114,6 +125,85 @@ pub fn standard() -> Vec<Workload> {
         },
         Workload::CountPlacements { n: 16 },
     ]
+}
+
+/// Work for machines with many threads: about 20 times the standard work (on the reference
+/// machine, about 3 minutes of one core: 3 s on 64 threads), made of the proofs that no 8 queens
+/// dominate 15×15 or 18×18 and the 18-queens count, searches whose splits keep 256 threads busy
+/// (README, "Scaling to many threads").
+pub fn large() -> Vec<Workload> {
+    vec![
+        Workload::NoLayout {
+            rows: 15,
+            cols: 15,
+            problem: Problem::Domination,
+            queens: 8,
+        },
+        Workload::NoLayout {
+            rows: 18,
+            cols: 18,
+            problem: Problem::Domination,
+            queens: 8,
+        },
+        Workload::CountPlacements { n: 18 },
+    ]
+}
+
+/// The work sizes of `queendom bench`, smallest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorkSize {
+    Quick,
+    Standard,
+    Large,
+}
+
+// CPU seconds on one core of the reference machine: quick and standard from `queendom bench`
+// with one thread, large from the sum of the CPU seconds of its traced tasks (README, "Scaling to
+// many threads").
+const REFERENCE_QUICK: f64 = 0.5;
+const REFERENCE_STANDARD: f64 = 8.4;
+const REFERENCE_LARGE: f64 = 190.0;
+
+/// The run at the highest thread count should last at least this long (wall seconds, every
+/// thread fully used) for its time to be measured well.
+pub const MIN_WALL_SECONDS: f64 = 3.0;
+
+impl WorkSize {
+    pub fn name(self) -> &'static str {
+        match self {
+            WorkSize::Quick => "quick",
+            WorkSize::Standard => "standard",
+            WorkSize::Large => "large",
+        }
+    }
+
+    pub fn workloads(self) -> Vec<Workload> {
+        match self {
+            WorkSize::Quick => quick(),
+            WorkSize::Standard => standard(),
+            WorkSize::Large => large(),
+        }
+    }
+
+    /// CPU seconds of the work on one core of the reference machine (a 2-core Intel Xeon, the
+    /// project's own), measured with `queendom bench --work SIZE --max-threads 1`.
+    pub fn reference_cpu_seconds(self) -> f64 {
+        match self {
+            WorkSize::Quick => REFERENCE_QUICK,
+            WorkSize::Standard => REFERENCE_STANDARD,
+            WorkSize::Large => REFERENCE_LARGE,
+        }
+    }
+
+    /// The work for a machine whose highest thread count is `threads`: the standard work if it
+    /// lasts at least [`MIN_WALL_SECONDS`] on that many threads, else the large work.
+    pub fn for_threads(threads: usize) -> WorkSize {
+        if REFERENCE_STANDARD / threads.max(1) as f64 >= MIN_WALL_SECONDS {
+            WorkSize::Standard
+        } else {
+            WorkSize::Large
+        }
+    }
 }
 
 /// A quick check of the same kinds of work, well under a second of one core each.

@@ -1,18 +1,37 @@
 //! `queendom bench`: the same fixed work at 1, 2, 4, … threads and at all threads; wall seconds,
-//! speedup, parallel efficiency and nodes per second, as a table and optionally CSV.
+//! speedup, parallel efficiency and nodes per second, as a table and optionally CSV, with the
+//! machine (cores, CPU model) so that results from different machines can be put side by side.
+//! The work is sized to the highest thread count (see [`WorkSize::for_threads`]) unless pinned.
 
+use std::sync::Arc;
 use std::time::Instant;
 
-use queendom::workload::{self, Work, Workload};
+use queendom::trace::Trace;
+
+use queendom::workload::{Work, WorkSize, Workload, MIN_WALL_SECONDS};
 
 use super::output::{OutFile, Target};
+use super::trace_file::TraceArgs;
 use super::{print, usage, Failure};
 
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Work sizes (CPU seconds on one core of the project's 2-core Xeon): quick \
+(about 0.5 s), standard (about 8.4 s: no 7 queens dominate 14x14 or 13x15, no 8 independent \
+queens dominate 16x16, the 16-queens count) and large (about 190 s: no 8 queens dominate 15x15 or \
+18x18, the 18-queens count). Without --work the size follows the highest thread count: standard \
+if it would still last 3 s there with every thread fully used (up to 2 threads), large beyond \
+(3 s on 64 threads, 0.7 s on 256). Pin --work to \
+compare machines. --trace FILE: the tasks of the first run at the lowest thread count. CSV columns: threads,seconds,speedup,efficiency,nodes,nodes_per_second,\
+placements,placements_per_second,cores,workload,cpu_model."
+)]
 pub struct BenchArgs {
-    /// A short run (seconds) instead of the standard workload.
-    #[arg(long)]
+    /// A short run (seconds): the same as --work quick.
+    #[arg(long, conflicts_with = "work")]
     quick: bool,
+    /// The work to run at every thread count [default: sized to the highest thread count].
+    #[arg(long, value_name = "SIZE")]
+    work: Option<Size>,
     /// Runs at each thread count; the median is reported.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=100))]
     runs: u16,
@@ -22,9 +41,42 @@ pub struct BenchArgs {
     /// Also write the results as CSV to FILE (`-` for stdout instead of the table).
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<String>,
-    /// Overwrite FILE if it exists.
+    /// Overwrite FILE (and the --trace FILE) if it exists.
     #[arg(long)]
     force: bool,
+    #[command(flatten)]
+    trace: TraceArgs,
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy)]
+enum Size {
+    Quick,
+    Standard,
+    Large,
+}
+
+impl From<Size> for WorkSize {
+    fn from(s: Size) -> WorkSize {
+        match s {
+            Size::Quick => WorkSize::Quick,
+            Size::Standard => WorkSize::Standard,
+            Size::Large => WorkSize::Large,
+        }
+    }
+}
+
+/// The CPU model as /proc/cpuinfo names it (`model name` on x86, else `Hardware` or `CPU part`).
+fn cpu_model() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    ["model name", "Hardware", "CPU part"]
+        .iter()
+        .find_map(|key| {
+            info.lines().find_map(|l| {
+                let (k, v) = l.split_once(':')?;
+                (k.trim() == *key && !v.trim().is_empty()).then(|| v.trim().to_string())
+            })
+        })
+        .unwrap_or_else(|| "unknown".to_string())
 }
 
 /// One line of the results: the median run at one thread count.
@@ -57,7 +109,11 @@ fn thread_counts(max: usize) -> Vec<usize> {
     out
 }
 
-fn run_once(workloads: &[Workload], threads: usize) -> Result<Measurement, Failure> {
+fn run_once(
+    workloads: &[Workload],
+    threads: usize,
+    trace: Option<&Arc<Trace>>,
+) -> Result<Measurement, Failure> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
@@ -70,7 +126,7 @@ fn run_once(workloads: &[Workload], threads: usize) -> Result<Measurement, Failu
     };
     for w in workloads {
         let start = Instant::now();
-        let work = pool.install(|| w.run())?;
+        let work = pool.install(|| w.run_traced(trace))?;
         let t = start.elapsed().as_secs_f64();
         m.seconds += t;
         match w {
@@ -105,16 +161,39 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
             None
         }
     };
-    let workloads = if args.quick {
-        workload::quick()
-    } else {
-        workload::standard()
+    if csv_to_stdout_arg(&args) && args.trace.uses_stdout() {
+        return Err(usage(
+            "-o - and --trace - cannot both go to standard output",
+        ));
+    }
+    let trace = args.trace.claim(args.force)?;
+    let size = match (args.quick, args.work) {
+        (true, _) => WorkSize::Quick,
+        (false, Some(size)) => size.into(),
+        (false, None) => WorkSize::for_threads(max),
     };
-    let csv_to_stdout = args.output.as_deref() == Some("-");
+    let workloads = size.workloads();
+    let model = cpu_model();
+    let csv_to_stdout = csv_to_stdout_arg(&args);
+    // The text goes to stderr when stdout carries the trace.
+    let say = |text: &str| -> Result<(), Failure> {
+        if args.trace.uses_stdout() {
+            eprint!("{text}");
+            Ok(())
+        } else {
+            print(text)
+        }
+    };
     if !csv_to_stdout {
-        print(&format!(
-            "queendom bench{}: {} runs per thread count, median wall time; {cores} cores\nwork: {}\n",
-            if args.quick { " --quick" } else { "" },
+        say(&format!(
+            "queendom bench --work {}{}: {} runs per thread count, median wall time\n\
+             machine: {cores} cores, {model}\nwork: {}\n",
+            size.name(),
+            match (args.work, args.quick) {
+                (None, false) =>
+                    format!(" (sized for {max} threads: at least {MIN_WALL_SECONDS} s there)"),
+                _ => String::new(),
+            },
             args.runs,
             workloads
                 .iter()
@@ -122,13 +201,16 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
                 .collect::<Vec<_>>()
                 .join("; "),
         ))?;
-        print("threads  seconds  speedup  efficiency    nodes/s  placements/s\n")?;
+        say("threads  seconds  speedup  efficiency    nodes/s  placements/s\n")?;
     }
     let mut results: Vec<Measurement> = Vec::new();
     for threads in thread_counts(max) {
         let mut runs = Vec::new();
         for _ in 0..args.runs {
-            let m = run_once(&workloads, threads)?;
+            let traced = trace
+                .as_ref()
+                .filter(|_| results.is_empty() && runs.is_empty());
+            let m = run_once(&workloads, threads, traced.map(|t| t.trace()).as_ref())?;
             if let Some(first) = runs.first().or(results.first()) {
                 let first: &Measurement = first;
                 if first.work != m.work {
@@ -145,7 +227,7 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
         let m = runs.swap_remove(runs.len() / 2);
         let base = results.first().map_or(m.seconds, |b| b.seconds);
         if !csv_to_stdout {
-            print(&format!(
+            say(&format!(
                 "{:>7}  {:>7.3}  {:>7.2}  {:>9.0}%  {:>9.3e}  {:>12.3e}\n",
                 m.threads,
                 m.seconds,
@@ -170,8 +252,9 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
         "placements_per_second",
         "cores",
         "workload",
+        "cpu_model",
     ])?;
-    let work = if args.quick { "quick" } else { "standard" };
+    let work = size.name();
     for m in &results {
         w.write_record([
             m.threads.to_string(),
@@ -184,6 +267,7 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
             format!("{:.0}", m.placements_per_second()),
             cores.to_string(),
             work.to_string(),
+            model.clone(),
         ])?;
     }
     let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -192,5 +276,12 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     } else if let Some(out) = &out {
         out.write_whole(&bytes)?;
     }
+    if let Some(trace) = &trace {
+        trace.write()?;
+    }
     Ok(())
+}
+
+fn csv_to_stdout_arg(args: &BenchArgs) -> bool {
+    args.output.as_deref() == Some("-")
 }

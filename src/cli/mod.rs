@@ -13,6 +13,7 @@ mod signals;
 mod solve;
 mod solve_pictures;
 mod table;
+mod trace_file;
 
 use std::io::{self, IsTerminal, Write};
 

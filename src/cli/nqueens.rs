@@ -9,14 +9,16 @@ use std::time::Instant;
 
 use anyhow::Context;
 use queendom::export::Format;
-use queendom::nqueens::{count_placements, count_rectangular, list_placements, MAX_LIST_N};
+use queendom::nqueens::{count_placements_traced, count_rectangular, list_placements, MAX_LIST_N};
 use queendom::table::resume::visible;
 use queendom::table::{boards, SizeList};
+use queendom::trace::Trace;
 use queendom::{Board, Layout, Square};
 
 use super::output::file::cannot_write;
 use super::output::{OutFile, Sink, Target};
 use super::signals::ExitOnSignal;
+use super::trace_file::TraceArgs;
 use super::{progress, usage, Failure, ThreadArgs};
 
 /// Count (or list) the placements of N non-attacking queens on N×N boards; with --rows and
@@ -66,6 +68,9 @@ pub struct NQueensArgs {
     /// Count every kept row again when resuming, whatever its size.
     #[arg(long)]
     verify: bool,
+    /// (square boards, counting) An existing --trace FILE is replaced only with --force.
+    #[command(flatten)]
+    trace: TraceArgs,
     #[command(flatten)]
     threads: ThreadArgs,
 }
@@ -329,10 +334,15 @@ fn read_existing(
 }
 
 /// The count of one board: (solutions, unique for square boards).
-fn count(board: Board, shape: Shape, parallel: bool) -> Result<(u64, Option<u64>), Failure> {
+fn count(
+    board: Board,
+    shape: Shape,
+    parallel: bool,
+    trace: Option<&Trace>,
+) -> Result<(u64, Option<u64>), Failure> {
     Ok(match shape {
         Shape::Square => {
-            let c = count_placements(board.rows(), parallel)
+            let c = count_placements_traced(board.rows(), parallel, trace)
                 .with_context(|| format!("n = {}", board.rows()))?;
             (c.solutions, Some(c.unique))
         }
@@ -367,8 +377,20 @@ pub fn run(args: NQueensArgs) -> Result<(), Failure> {
             }
         }
     }
+    if args.trace.is_given() && (listing || args.sizes.is_none()) {
+        return Err(usage(
+            "--trace is for counts of square boards (SIZES, without --list or --board)",
+        ));
+    }
     let signals = ExitOnSignal::register()?;
     let target = Target::parse(args.output.as_deref());
+    if target == Target::Stdout && args.trace.uses_stdout() {
+        return Err(usage(
+            "the counts and --trace - cannot both go to standard output: give -o FILE",
+        ));
+    }
+    let trace_out = args.trace.claim(args.force)?;
+    let trace = trace_out.as_ref().map(|t| t.trace());
     let format = choose_format(args.format, &target, listing)?;
     let pool = args.threads.pool()?;
     let threads = args.threads.count();
@@ -438,7 +460,8 @@ pub fn run(args: NQueensArgs) -> Result<(), Failure> {
             let mut recounted = 0;
             for (row, _) in &existing.rows {
                 if args.verify || row.board.squares() <= RECOUNT_SQUARES {
-                    let (solutions, unique) = pool.install(|| count(row.board, shape, parallel))?;
+                    let (solutions, unique) =
+                        pool.install(|| count(row.board, shape, parallel, trace.as_deref()))?;
                     if (solutions, unique) != (row.solutions, row.unique) {
                         return Err(usage(format!(
                             "cannot resume {}: the row of {} says {} solutions{}, but there are \
@@ -539,7 +562,7 @@ pub fn run(args: NQueensArgs) -> Result<(), Failure> {
         let ((solutions, unique), seconds) = match done.get(&key) {
             Some(&c) => (c, 0.0),
             None => {
-                let c = pool.install(|| count(key, shape, parallel))?;
+                let c = pool.install(|| count(key, shape, parallel, trace.as_deref()))?;
                 done.insert(key, c);
                 (c, start.elapsed().as_secs_f64())
             }
@@ -564,6 +587,9 @@ pub fn run(args: NQueensArgs) -> Result<(), Failure> {
     }
     bar.finish_and_clear();
     drop(sink);
+    if let Some(trace) = &trace_out {
+        trace.write()?;
+    }
 
     let Some(file) = out else {
         return Ok(());

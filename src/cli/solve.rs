@@ -11,6 +11,7 @@ use queendom::Board;
 use super::plan::{checkpoint_dir, solve_checkpointed, CheckpointError};
 use super::signals::Interrupt;
 use super::solve_pictures::{PictureArgs, PicturePlan};
+use super::trace_file::TraceArgs;
 use super::{print, progress, Failure, ThreadArgs};
 
 #[derive(clap::Args, Debug)]
@@ -31,12 +32,20 @@ pub struct SolveArgs {
     #[command(flatten)]
     pictures: PictureArgs,
     #[command(flatten)]
+    trace: TraceArgs,
+    #[command(flatten)]
     threads: ThreadArgs,
 }
 
 pub fn run(args: SolveArgs) -> Result<(), Failure> {
     let boards: Vec<Board> = args.boards.clone();
     let pictures = PicturePlan::new(&args.pictures, &boards)?;
+    if pictures.uses_stdout() && args.trace.uses_stdout() {
+        return Err(super::usage(
+            "--svg - and --trace - cannot both go to standard output",
+        ));
+    }
+    let trace = args.trace.claim(args.pictures.force())?;
     // Found before any search: a closed standard output would lose every answer.
     super::output::check_stdout()?;
     let problem = if args.independent {
@@ -58,6 +67,7 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
                 on_part.set_position(done as u64);
             })),
             cancel: Some(interrupt.flag()),
+            trace: trace.as_ref().map(|t| t.trace()),
             ..SearchOptions::parallel()
         };
         let solution = match &args.checkpoint {
@@ -124,7 +134,7 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
             solution.nodes,
             args.threads.count(),
         );
-        if pictures.uses_stdout() {
+        if pictures.uses_stdout() || args.trace.uses_stdout() {
             eprint!("{report}");
         } else {
             print(&report)?;
@@ -136,6 +146,9 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
             solution.queens()
         );
         pictures.write(&solution.layout, &title)?;
+    }
+    if let Some(trace) = &trace {
+        trace.write()?;
     }
     Ok(())
 }

@@ -22,9 +22,15 @@ pub struct PictureArgs {
     /// Also draw each layout as PNG (twice the SVG's size); {board} as for --svg.
     #[arg(long, value_name = "FILE")]
     png: Option<String>,
-    /// Replace existing picture files.
+    /// Replace existing picture files (and an existing --trace FILE).
     #[arg(long)]
     force: bool,
+}
+
+impl PictureArgs {
+    pub fn force(&self) -> bool {
+        self.force
+    }
 }
 
 const PLACEHOLDER: &str = "{board}";

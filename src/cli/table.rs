@@ -31,6 +31,7 @@ use super::output::file::cannot_write;
 use super::output::{OutFile, Sink, Target};
 use super::plan::{solve_checkpointed, CheckpointError};
 use super::signals::Interrupt;
+use super::trace_file::TraceArgs;
 use super::{progress, usage, Failure, ThreadArgs};
 
 const TABLE_HELP: &str = "\
@@ -116,6 +117,7 @@ pub struct TableArgs {
     #[arg(short = 'f', long, value_name = "FORMAT", ignore_case = true)]
     format: Option<Format>,
     /// Replace FILE instead of resuming it; FILE changes only once the new table is complete.
+    /// Also replaces an existing --trace FILE.
     #[arg(long)]
     force: bool,
     /// Re-prove every kept row when resuming, whatever its board size (and adopt files of older
@@ -130,6 +132,8 @@ pub struct TableArgs {
     /// solve --checkpoint`): an interrupted board resumes there instead of starting afresh.
     #[arg(long, value_name = "DIR")]
     checkpoint: Option<PathBuf>,
+    #[command(flatten)]
+    trace: TraceArgs,
     #[command(flatten)]
     threads: ThreadArgs,
 }
@@ -171,6 +175,12 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
         _ => return Err(usage("give --rows and --cols, or --squares")),
     };
     format.accepts(&boards).map_err(usage)?;
+    if target == Target::Stdout && args.trace.uses_stdout() {
+        return Err(usage(
+            "the table and --trace - cannot both go to standard output: give -o FILE",
+        ));
+    }
+    let trace = args.trace.claim(args.force)?;
     let table = Table {
         problem,
         kind: if args.count {
@@ -187,6 +197,7 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
     let threads = args.threads.count();
     let options = SearchOptions {
         cancel: Some(interrupt.flag()),
+        trace: trace.as_ref().map(|t| t.trace()),
         ..SearchOptions::parallel()
     };
 
@@ -291,7 +302,11 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
     }
     sink.write_now(&export.footer()?)?;
     drop(sink);
-    plan.finish(&table, written)
+    plan.finish(&table, written)?;
+    match &trace {
+        Some(trace) => trace.write(),
+        None => Ok(()),
+    }
 }
 
 /// `--format`, else the output file's extension, else csv.

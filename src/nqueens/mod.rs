@@ -22,6 +22,7 @@ use thiserror::Error;
 
 use crate::board::{Board, MAX_SIDE};
 use crate::nqueens_check::{check_placement, PlacementError};
+use crate::trace::{ChildSplit, TaskIdentity, TaskKind, Trace};
 
 use kernel::{columns_mask, Classes, Corner, Plain, Side};
 
@@ -166,18 +167,29 @@ enum SquarePiece {
 /// The number of placements of n non-attacking queens on an n×n board, all and up to symmetry,
 /// on the current rayon pool if `parallel`, else on this thread. Exact for every n ≤ [`MAX_N`].
 pub fn count_placements(n: usize, parallel: bool) -> Result<Counts, NQueensError> {
+    count_placements_traced(n, parallel, None)
+}
+
+/// [`count_placements`], keeping a record of the split and of every piece in `trace`: the
+/// piece's path is its index among the pieces, and its nodes are the placements it counted.
+pub fn count_placements_traced(
+    n: usize,
+    parallel: bool,
+    trace: Option<&Trace>,
+) -> Result<Counts, NQueensError> {
     check_n(n)?;
     if n < 4 {
         return Ok(count_tiny(n));
     }
-    let classes = count_classes(n, parallel);
+    let classes = count_classes(n, parallel, trace);
     Ok(Counts {
         solutions: classes.placements(),
         unique: classes.unique(),
     })
 }
 
-fn count_classes(n: usize, parallel: bool) -> Classes {
+fn count_classes(n: usize, parallel: bool, trace: Option<&Trace>) -> Classes {
+    let split_span = trace.map(Trace::begin);
     let mask = columns_mask(n);
     let last = n - 1;
     let mut roots = Vec::new();
@@ -214,16 +226,45 @@ fn count_classes(n: usize, parallel: bool) -> Classes {
         }
         _ => false,
     });
-    sum_over(&pieces, parallel, |piece| match *piece {
-        SquarePiece::Corner(corner, r) => Classes {
-            of8: corner.search(r.y, r.left, r.down, r.right),
-            ..Classes::default()
-        },
-        SquarePiece::Side(side, r, mut board) => {
-            let mut found = Classes::default();
-            side.search(r.y, r.left, r.down, r.right, &mut board, &mut found);
-            found
+    let board = Board::new(n, n).expect("n is a valid side");
+    let identity = |parent, path| TaskIdentity {
+        parent,
+        kind: TaskKind::NQueens,
+        board,
+        path,
+    };
+    let split_id = match (trace, split_span) {
+        (Some(trace), Some(span)) => {
+            let id = span.id;
+            let children = if parallel {
+                ChildSplit::Each
+            } else {
+                ChildSplit::InOrder
+            };
+            trace.end(span, identity(None, Vec::new()), Some(children), 0);
+            Some(id)
         }
+        _ => None,
+    };
+    let indexed: Vec<(usize, SquarePiece)> = pieces.into_iter().enumerate().collect();
+    sum_over(&indexed, parallel, |&(index, piece)| {
+        let span = trace.map(Trace::begin);
+        let found = match piece {
+            SquarePiece::Corner(corner, r) => Classes {
+                of8: corner.search(r.y, r.left, r.down, r.right),
+                ..Classes::default()
+            },
+            SquarePiece::Side(side, r, mut board) => {
+                let mut found = Classes::default();
+                side.search(r.y, r.left, r.down, r.right, &mut board, &mut found);
+                found
+            }
+        };
+        if let (Some(trace), Some(span)) = (trace, span) {
+            let path = vec![index as u16];
+            trace.end(span, identity(split_id, path), None, found.placements());
+        }
+        found
     })
 }
 

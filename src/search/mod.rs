@@ -25,6 +25,7 @@ use thiserror::Error;
 
 use crate::board::{words_for, Board, Layout};
 use crate::check::{check_dominating, check_independent_dominating, CheckError};
+use crate::trace::{ChildSplit, Span, TaskIdentity, TaskKind, Trace};
 
 use count::{Counter, Recorder};
 use kernel::{Expansion, Searcher, MAX_CANDIDATES};
@@ -83,6 +84,8 @@ pub struct SearchOptions {
     /// Set from outside (e.g. on Ctrl-C) to stop the search; it then returns `Cancelled`.
     pub cancel: Option<Arc<AtomicBool>>,
     pub progress: Option<PartProgress>,
+    /// Collect one record per task here (see the `trace` module).
+    pub trace: Option<Arc<Trace>>,
 }
 
 impl SearchOptions {
@@ -143,7 +146,17 @@ pub fn solve(
     options: &SearchOptions,
 ) -> Result<Solution, SearchError> {
     let space = SearchSpace::new(board, problem);
+    let span = options.trace.as_ref().map(|t| t.begin_process());
     let start = space.start_layout(options.parallel);
+    if let (Some(trace), Some(span)) = (&options.trace, span) {
+        let identity = TaskIdentity {
+            parent: None,
+            kind: TaskKind::Start,
+            board,
+            path: Vec::new(),
+        };
+        trace.end_process(span, identity, 0);
+    }
     let outcome = space.run(
         &PartPath::whole(),
         &Goal::Improve(Incumbent::start(start.clone())),
@@ -440,8 +453,9 @@ impl SearchSpace {
             split_below: (at.depth.max(1) - 1 + SPLIT_LEVELS).min(MAX_SPLIT_LEVELS),
             nodes: AtomicU64::new(0),
             progress: options.progress.clone(),
+            trace: options.trace.as_deref(),
         };
-        run.part(at, true);
+        run.part(at, true, None);
         if shared.stopped() {
             return Err(SearchError::Cancelled);
         }
@@ -589,15 +603,16 @@ struct Run<'a, const W: usize> {
     split_below: usize,
     nodes: AtomicU64,
     progress: Option<PartProgress>,
+    trace: Option<&'a Trace>,
 }
 
 impl<const W: usize> Run<'_, W> {
     /// Search the part at `at`. The structural cuts (the root parts, a root part's second-queen
     /// parts) are always taken, on the pool or in order; below them [`Run::task`] splits only to
     /// keep workers busy. With `top`, progress is reported as the part's children finish.
-    fn part(&self, at: Located<W>, top: bool) {
+    fn part(&self, at: Located<W>, top: bool, parent: Option<u64>) {
         if !self.space.is_structural(&at) {
-            self.task(at);
+            self.task(at, parent);
             if top {
                 if let Some(progress) = &self.progress {
                     progress(1, 1);
@@ -605,14 +620,16 @@ impl<const W: usize> Run<'_, W> {
             }
             return;
         }
+        let span = self.trace.map(Trace::begin);
         let children = self.space.children(&at);
+        let id = self.end_task(span, &at, parent, 0, true);
         let total = children.len();
         let done = AtomicUsize::new(0);
         let each = |(_, child): (usize, Located<W>)| {
             if self.shared.should_stop() {
                 return;
             }
-            self.part(child, false);
+            self.part(child, false, id);
             let finished = done.fetch_add(1, Relaxed) + 1;
             if top {
                 if let Some(progress) = &self.progress {
@@ -627,7 +644,38 @@ impl<const W: usize> Run<'_, W> {
         }
     }
 
-    fn task(&self, at: Located<W>) {
+    /// Keep the record of a traced task whose own work is done; its id, for its children.
+    fn end_task(
+        &self,
+        span: Option<Span>,
+        at: &Located<W>,
+        parent: Option<u64>,
+        nodes: u64,
+        split: bool,
+    ) -> Option<u64> {
+        let (trace, span) = (self.trace?, span?);
+        let id = span.id;
+        let identity = TaskIdentity {
+            parent,
+            kind: if self.space.independent {
+                TaskKind::IndependentDomination
+            } else {
+                TaskKind::Domination
+            },
+            board: self.space.board(),
+            path: shared::path_indices(at.order_path, at.depth),
+        };
+        let children = if self.parallel {
+            ChildSplit::Adaptive
+        } else {
+            ChildSplit::InOrder
+        };
+        trace.end(span, identity, split.then_some(children), nodes);
+        Some(id)
+    }
+
+    fn task(&self, at: Located<W>, parent: Option<u64>) {
+        let span = self.trace.map(Trace::begin);
         let space = self.space;
         let mut s = Searcher::new(
             &space.geo,
@@ -643,15 +691,23 @@ impl<const W: usize> Run<'_, W> {
             && s.limit().saturating_sub(s.depth) >= SPLIT_MIN_REMAINING;
         if !split {
             s.search(at.node, 0);
-            self.nodes.fetch_add(s.nodes, Relaxed);
+            let nodes = s.nodes;
+            self.nodes.fetch_add(nodes, Relaxed);
+            self.end_task(span, &at, parent, nodes, false);
             return;
         }
         let mut cands = [0u16; MAX_CANDIDATES];
         let expansion = s.expand(&at.node, &mut cands, 0);
-        self.nodes.fetch_add(s.nodes, Relaxed);
+        let nodes = s.nodes;
+        self.nodes.fetch_add(nodes, Relaxed);
         match expansion {
-            Expansion::Layout => s.record_layout(),
-            Expansion::Pruned => {}
+            Expansion::Layout => {
+                s.record_layout();
+                self.end_task(span, &at, parent, nodes, false);
+            }
+            Expansion::Pruned => {
+                self.end_task(span, &at, parent, nodes, false);
+            }
             Expansion::Branch(n) => {
                 // Screened with the line bound as the sequential search screens them; a hopeless
                 // child is still forbidden for its later siblings (`branch_child` does that).
@@ -666,9 +722,10 @@ impl<const W: usize> Run<'_, W> {
                 }
                 // Hand the buffers back before the children take their own.
                 drop(s);
+                let id = self.end_task(span, &at, parent, nodes, true);
                 children.into_par_iter().for_each(|child| {
                     if !self.shared.should_stop() {
-                        self.task(child);
+                        self.task(child, id);
                     }
                 });
             }

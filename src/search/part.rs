@@ -22,6 +22,10 @@ impl PartPath {
         PartPath(Vec::new())
     }
 
+    pub fn from_indices(indices: &[u16]) -> PartPath {
+        PartPath(indices.to_vec())
+    }
+
     pub fn indices(&self) -> &[u16] {
         &self.0
     }

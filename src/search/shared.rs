@@ -34,6 +34,16 @@ pub(crate) fn holds(path: u64, depth: usize, rank: u64) -> bool {
     rank <= PATH_MASK && rank & mask == path
 }
 
+/// The indices of the cuts from the root to the part at `path`, `depth` cuts below the whole tree.
+pub(crate) fn path_indices(path: u64, depth: usize) -> Vec<u16> {
+    (0..depth)
+        .map(|level| match level {
+            0 => (path >> ROOT_SHIFT) as u16 & (MAX_ROOT_PARTS as u16 - 1),
+            _ => (path >> (ROOT_SHIFT - 8 * level as u32)) as u16 & 0xff,
+        })
+        .collect()
+}
+
 pub(crate) fn root_path(part: usize) -> u64 {
     debug_assert!(part < MAX_ROOT_PARTS);
     (part as u64) << ROOT_SHIFT
@@ -135,6 +145,8 @@ mod tests {
         assert!(!holds(part, 2, root_path(4)));
         assert!(holds(root_path(3), 1, part));
         assert!(holds(0, 0, part));
+        assert_eq!(path_indices(child_path(part, 2, 5), 3), vec![3, 7, 5]);
+        assert_eq!(path_indices(part, 0), Vec::<u16>::new());
     }
 
     #[test]

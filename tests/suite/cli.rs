@@ -180,7 +180,8 @@ fn bench_quick_writes_a_row_per_thread_count() {
         "placements",
         "placements_per_second",
         "cores",
-        "workload"
+        "workload",
+        "cpu_model"
     ]));
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     let threads: Vec<&str> = rows.iter().map(|r| &r[0]).collect();

@@ -19,3 +19,4 @@ mod signals;
 mod slurm;
 mod spreadsheet;
 mod table;
+mod trace;

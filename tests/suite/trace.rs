@@ -1,0 +1,162 @@
+//! `--trace FILE`: one row per search task, nodes that add up to the search's, and a replay
+//! (`scripts/scaling.py`) that on one simulated worker takes exactly the CPU the tasks took.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::process::Command as Process;
+
+use assert_cmd::Command;
+use tempfile::TempDir;
+
+fn queendom() -> Command {
+    Command::cargo_bin("queendom").unwrap()
+}
+
+/// The rows of a trace, each as column name -> text.
+fn rows(path: &Path) -> Vec<HashMap<String, String>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(
+        header,
+        [
+            "id",
+            "parent",
+            "kind",
+            "board",
+            "path",
+            "children",
+            "cpu_seconds",
+            "nodes",
+            "thread",
+            "start_seconds",
+            "end_seconds"
+        ]
+    );
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            header
+                .iter()
+                .cloned()
+                .zip(rec.iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+/// Every task once, every parent a task that says it has children, and the nodes in all.
+fn check_tree(rows: &[HashMap<String, String>]) -> u64 {
+    let ids: Vec<u64> = rows.iter().map(|r| r["id"].parse().unwrap()).collect();
+    assert_eq!(ids, (0..rows.len() as u64).collect::<Vec<_>>());
+    let by_id: HashMap<&str, &HashMap<String, String>> =
+        rows.iter().map(|r| (r["id"].as_str(), r)).collect();
+    let mut parts = HashSet::new();
+    for r in rows {
+        if !r["parent"].is_empty() {
+            let parent = by_id[r["parent"].as_str()];
+            assert!(!parent["children"].is_empty(), "{r:?} under {parent:?}");
+            assert!(parent["path"] == "root" || r["path"].starts_with(&parent["path"]));
+        }
+        assert!(
+            parts.insert((r["kind"].clone(), r["board"].clone(), r["path"].clone())),
+            "part twice: {r:?}"
+        );
+        let (start, end): (f64, f64) = (
+            r["start_seconds"].parse().unwrap(),
+            r["end_seconds"].parse().unwrap(),
+        );
+        assert!(end >= start && r["cpu_seconds"].parse::<f64>().unwrap() >= 0.0);
+    }
+    rows.iter()
+        .map(|r| r["nodes"].parse::<u64>().unwrap())
+        .sum()
+}
+
+#[test]
+fn a_solve_traces_every_task_once_and_its_nodes_add_up() {
+    let dir = TempDir::new().unwrap();
+    let trace = dir.path().join("t.csv");
+    let out = queendom()
+        .args(["solve", "9x9", "-j", "2", "--trace"])
+        .arg(&trace)
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let nodes: u64 = text
+        .split('(')
+        .nth(2)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let rows = rows(&trace);
+    assert!(rows.len() > 10, "{} tasks", rows.len());
+    assert_eq!(check_tree(&rows), nodes);
+    assert_eq!(rows[0]["kind"], "start");
+    assert!(rows.iter().all(|r| r["board"] == "9x9"));
+    // A second run does not replace the trace unless told to.
+    queendom()
+        .args(["solve", "4", "--trace"])
+        .arg(&trace)
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn an_nqueens_trace_counts_every_placement_once() {
+    let dir = TempDir::new().unwrap();
+    let trace = dir.path().join("t.csv");
+    queendom()
+        .args(["nqueens", "10", "-j", "2", "-o"])
+        .arg(dir.path().join("counts.csv"))
+        .arg("--trace")
+        .arg(&trace)
+        .assert()
+        .success();
+    let rows = rows(&trace);
+    // The split, then every piece.
+    assert_eq!(rows[0]["children"], "each");
+    assert_eq!(check_tree(&rows), 724);
+}
+
+#[test]
+fn replaying_a_trace_on_one_worker_takes_its_cpu_seconds() {
+    let dir = TempDir::new().unwrap();
+    let trace = dir.path().join("t.csv");
+    queendom()
+        .args([
+            "table", "--rows", "5-8", "--cols", "8", "-j", "2", "-o", "-", "--trace",
+        ])
+        .arg(&trace)
+        .assert()
+        .success();
+    let rows = rows(&trace);
+    check_tree(&rows);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/scaling.py");
+    let out = Process::new("python3")
+        .arg(&script)
+        .arg(&trace)
+        .args(["--threads", "1,2,64", "--json"])
+        .output()
+        .expect("python3 runs scripts/scaling.py");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cpu: f64 = rows
+        .iter()
+        .map(|r| r["cpu_seconds"].parse::<f64>().unwrap())
+        .sum();
+    let gaps = summary["serial_gap_seconds"].as_f64().unwrap();
+    let predicted = |k: usize| summary["rows"][k]["predicted_seconds"].as_f64().unwrap();
+    assert!(
+        (predicted(0) - (cpu + gaps)).abs() < 1e-6 * (1.0 + cpu),
+        "{summary}"
+    );
+    assert!(predicted(1) <= predicted(0) && predicted(2) <= predicted(1));
+    assert_eq!(summary["tasks"].as_u64().unwrap(), rows.len() as u64);
+}
