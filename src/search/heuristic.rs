@@ -36,8 +36,7 @@ pub(crate) fn greedy<const W: usize>(geo: &Geometry<W>, independent: bool) -> Ve
 /// budget. Restarts run side by side on the pool when the search is parallel; the first restart
 /// in seed order that succeeds wins, so the outcome does not depend on the number of threads.
 const RESTARTS: u64 = 4;
-/// Steps per restart in the first round, and in the second round that runs when the first fails.
-const ROUND_STEPS: [u32; 2] = [3_000, 24_000];
+const STEPS_PER_RESTART: u32 = 3_000;
 
 /// Improve a dominating layout by local search: drop one queen, then move one queen at a time to
 /// cover a randomly chosen uncovered square, taking the move that leaves the fewest squares
@@ -51,6 +50,7 @@ pub(crate) fn shrink<const W: usize>(
 ) -> Vec<u16> {
     let n = geo.board.squares();
     let mut best = start;
+    // Below the proven lower bound there is nothing to find.
     while best.len() > floor.max(1) {
         // Drop the queen whose loss uncovers least.
         let mut count = vec![0u8; n];
@@ -71,25 +71,17 @@ pub(crate) fn shrink<const W: usize>(
         let attempt = |restart: u64| {
             let mut queens = fewer.clone();
             let mut rng = XorShift((0x9E37_79B9_7F4A_7C15 ^ (seed_base * RESTARTS + restart)) | 1);
-            let steps = ROUND_STEPS[(restart / RESTARTS) as usize];
-            cover_with(geo, &mut queens, &mut rng, steps).then_some(queens)
+            cover_with(geo, &mut queens, &mut rng).then_some(queens)
         };
-        let mut found = None;
-        for round in 0..ROUND_STEPS.len() as u64 {
-            let restarts = round * RESTARTS..(round + 1) * RESTARTS;
-            found = if parallel {
-                restarts
-                    .into_par_iter()
-                    .map(attempt)
-                    .find_first(Option::is_some)
-                    .flatten()
-            } else {
-                restarts.into_iter().find_map(attempt)
-            };
-            if found.is_some() {
-                break;
-            }
-        }
+        let found = if parallel {
+            (0..RESTARTS)
+                .into_par_iter()
+                .map(attempt)
+                .find_first(Option::is_some)
+                .flatten()
+        } else {
+            (0..RESTARTS).find_map(attempt)
+        };
         match found {
             Some(layout) => best = layout,
             None => break,
@@ -99,36 +91,18 @@ pub(crate) fn shrink<const W: usize>(
 }
 
 /// Local search for a layout with `queens.len()` queens; on success `queens` holds it.
-///
-/// Squares are weighted: every step adds one to the weight of each square left uncovered, and moves
-/// are scored by the weight they cover less the weight they uncover, so that squares that stay
-/// uncovered for long pull the queens towards them (the weighting of set-cover local searches).
-fn cover_with<const W: usize>(
-    geo: &Geometry<W>,
-    queens: &mut [u16],
-    rng: &mut XorShift,
-    steps: u32,
-) -> bool {
+fn cover_with<const W: usize>(geo: &Geometry<W>, queens: &mut [u16], rng: &mut XorShift) -> bool {
     let k = queens.len();
-    let n = geo.board.squares();
-    let mut count = vec![0u8; n];
+    let mut count = vec![0u8; geo.board.squares()];
     for &q in queens.iter() {
         geo.cover[q as usize].for_each(|s| count[s] += 1);
     }
-    let mut weight = vec![1u32; n];
-    let weigh = |set: &Bits<W>, weight: &[u32]| -> i64 {
-        let mut w = 0i64;
-        set.for_each(|s| w += weight[s] as i64);
-        w
-    };
     let mut tabu = vec![0u32; k];
     let mut occupied = Bits::<W>::EMPTY;
     for &q in queens.iter() {
         occupied.set(q as usize);
     }
-    let mut lost = vec![Bits::<W>::EMPTY; k];
-    let mut lost_weight = vec![0i64; k];
-    for step in 1..=steps {
+    for step in 1..=STEPS_PER_RESTART {
         let mut uncovered = Bits::<W>::EMPTY;
         let mut single = Bits::<W>::EMPTY;
         for (s, &c) in count.iter().enumerate() {
@@ -142,7 +116,6 @@ fn cover_with<const W: usize>(
         if missing == 0 {
             return true;
         }
-        uncovered.for_each(|s| weight[s] += 1);
         // A random uncovered square must be covered: one queen moves onto a square covering it.
         let target = nth_member(&uncovered, rng.below(missing));
         // What each destination gains does not depend on which queen moves there.
@@ -150,24 +123,22 @@ fn cover_with<const W: usize>(
         let mut m = 0;
         geo.cover[target].for_each(|b| {
             if !occupied.contains(b) {
-                dests[m] = (b as u16, weigh(&geo.cover[b].and(&uncovered), &weight));
+                dests[m] = (b as u16, geo.cover[b].count_and(&uncovered) as i64);
                 m += 1;
             }
         });
-        for (i, &q) in queens.iter().enumerate() {
-            // Squares only this queen covers: uncovered again unless the new square covers them.
-            lost[i] = geo.cover[q as usize].and(&single);
-            lost_weight[i] = weigh(&lost[i], &weight);
-        }
         let mut best: Option<(i64, u64, usize, usize)> = None;
-        for (i, _) in queens.iter().enumerate() {
+        for (i, &q) in queens.iter().enumerate() {
             if tabu[i] > step {
                 continue;
             }
+            // Squares only this queen covers: uncovered again unless the new square covers them.
+            let lost = geo.cover[q as usize].and(&single);
+            let lost_count = lost.count() as i64;
             for &(b, gained) in &dests[..m] {
                 let b = b as usize;
-                let kept = weigh(&lost[i].and(&geo.cover[b]), &weight);
-                let score = gained - (lost_weight[i] - kept);
+                let still_lost = lost_count - lost.count_and(&geo.cover[b]) as i64;
+                let score = gained - still_lost;
                 let tie = rng.next();
                 if best.is_none_or(|(s, t, _, _)| (score, tie) > (s, t)) {
                     best = Some((score, tie, i, b));
