@@ -2,7 +2,6 @@
 //! of their classes under the board's symmetries; or every layout, or one per class.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Instant;
 
 use queendom::picture::BoardPicture;
@@ -77,12 +76,8 @@ pub fn run(args: CountArgs) -> Result<(), Failure> {
         let start = Instant::now();
         let bar = progress::bar(0, "parts");
         bar.set_message(format!("counting {board}"));
-        let on_part = bar.clone();
         let options = SearchOptions {
-            progress: Some(Arc::new(move |done, total| {
-                on_part.set_length(total as u64);
-                on_part.set_position(done as u64);
-            })),
+            progress: Some(progress::part_position(&bar)),
             cancel: Some(interrupt.flag()),
             ..SearchOptions::parallel()
         };

@@ -1,6 +1,5 @@
 //! `queendom solve 8x8 [--independent]`: the number and an optimal layout as a diagram.
 
-use std::sync::Arc;
 use std::time::Instant;
 
 use std::path::PathBuf;
@@ -60,12 +59,8 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
         let start = Instant::now();
         let bar = progress::bar(0, "first-queen parts");
         bar.set_message(format!("searching {board}"));
-        let on_part = bar.clone();
         let options = SearchOptions {
-            progress: Some(Arc::new(move |done, total| {
-                on_part.set_length(total as u64);
-                on_part.set_position(done as u64);
-            })),
+            progress: Some(progress::part_position(&bar)),
             cancel: Some(interrupt.flag()),
             trace: trace.as_ref().map(|t| t.trace()),
             ..SearchOptions::parallel()
