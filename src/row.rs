@@ -85,6 +85,9 @@ pub enum RowKind {
 }
 
 impl RowKind {
+    /// Every kind, for readers that must recognise any table.
+    pub const ALL: [RowKind; 2] = [RowKind::Optimum, RowKind::Count];
+
     /// The columns, in order: the values first (the first four are the contract), then the
     /// digest, then the measurements.
     pub fn columns(self) -> &'static [Column] {

@@ -104,12 +104,9 @@ fn problem_named(name: &str) -> Option<Problem> {
 /// The column lists a table file may have: today's (with counts or without), and that of files
 /// written before rows carried a digest.
 fn known_columns() -> Vec<Vec<Column>> {
-    let kind = RowKind::Optimum;
-    vec![
-        kind.columns().to_vec(),
-        RowKind::Count.columns().to_vec(),
-        kind.columns_without_digest(),
-    ]
+    let mut known: Vec<Vec<Column>> = RowKind::ALL.iter().map(|k| k.columns().to_vec()).collect();
+    known.push(RowKind::Optimum.columns_without_digest());
+    known
 }
 
 /// Tell the format (and the columns) from the first line: a CSV or TSV header, or a JSON object.

@@ -287,7 +287,7 @@ pub fn read_existing(
             if bom > 0 {
                 found.insert(0, '\u{feff}');
             }
-            for other in [RowKind::Optimum, RowKind::Count] {
+            for other in RowKind::ALL {
                 if other != kind && matches(&format.header_for(other.columns())) {
                     return Err(ResumeError::OtherKind {
                         format,
