@@ -431,3 +431,18 @@ fn the_widest_bitboards_work() {
         }
     }
 }
+
+#[test]
+fn the_start_reaches_the_optimum_of_thin_boards_far_above_the_bound() {
+    // Two queens above the lower bound the local search gets the longer budget: on these boards
+    // the short one stops a queen above the optimum (published: γ(12x18) = 8, γ(11x15) = 7), and
+    // finding the optimum by exhaustive search took 100 times longer than proving it.
+    for (r, c, optimum) in [(12, 18, 8), (11, 15, 7)] {
+        let board = Board::new(r, c).unwrap();
+        // One queen above the optimum is two above the bound: the longer budget applies.
+        assert!(optimum > lower_bound(board, Problem::Domination));
+        let start = SearchSpace::new(board, Problem::Domination).start_layout(false);
+        assert_eq!(start.len(), optimum, "start layout of {board}");
+        assert_eq!(value(r, c, Problem::Domination), optimum);
+    }
+}
