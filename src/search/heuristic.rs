@@ -46,6 +46,16 @@ const STEPS_PER_RESTART: u32 = 3_000;
 /// on most boards up to 14×14, the short budget stays.
 const STEPS_FAR_FROM_BOUND: u32 = 30_000;
 
+/// Restarts and steps per restart on boards whose shorter side is at least
+/// `LARGE_BOARD_MIN_SIDE`, two or more queens above the bound. There an exhaustive search that has
+/// to find the optimum itself runs for tens of minutes: γ(16×18) = 9 from a start of 10 queens took
+/// 178 M nodes (about 30 CPU minutes); this budget finds 9 in about 20 CPU s, and the search then
+/// needs 6.9 M nodes. The boards up to 18×18 whose start is optimal are at most one queen above
+/// the bound, so none of them pays for it.
+const LARGE_BOARD_MIN_SIDE: usize = 16;
+const RESTARTS_LARGE: u64 = 8;
+const STEPS_LARGE: u32 = 300_000;
+
 /// Improve a dominating layout by local search: drop one queen, then move one queen at a time to
 /// cover a randomly chosen uncovered square, taking the move that leaves the fewest squares
 /// uncovered (a short tabu list stops a queen from moving straight back); on success drop another.
@@ -76,24 +86,28 @@ pub(crate) fn shrink<const W: usize>(
         fewer.remove(drop);
         let seed_base =
             (geo.board.rows() * 64 + geo.board.cols()) as u64 * 1000 + fewer.len() as u64;
-        let steps = if best.len() >= floor + 2 {
-            STEPS_FAR_FROM_BOUND
-        } else {
-            STEPS_PER_RESTART
-        };
+        let far = best.len() >= floor + 2;
+        let (restarts, steps) =
+            if far && geo.board.rows().min(geo.board.cols()) >= LARGE_BOARD_MIN_SIDE {
+                (RESTARTS_LARGE, STEPS_LARGE)
+            } else if far {
+                (RESTARTS, STEPS_FAR_FROM_BOUND)
+            } else {
+                (RESTARTS, STEPS_PER_RESTART)
+            };
         let attempt = |restart: u64| {
             let mut queens = fewer.clone();
-            let mut rng = XorShift((0x9E37_79B9_7F4A_7C15 ^ (seed_base * RESTARTS + restart)) | 1);
+            let mut rng = XorShift((0x9E37_79B9_7F4A_7C15 ^ (seed_base * restarts + restart)) | 1);
             cover_with(geo, &mut queens, steps, &mut rng).then_some(queens)
         };
         let found = if parallel {
-            (0..RESTARTS)
+            (0..restarts)
                 .into_par_iter()
                 .map(attempt)
                 .find_first(Option::is_some)
                 .flatten()
         } else {
-            (0..RESTARTS).find_map(attempt)
+            (0..restarts).find_map(attempt)
         };
         match found {
             Some(layout) => best = layout,

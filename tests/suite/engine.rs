@@ -446,3 +446,15 @@ fn the_start_reaches_the_optimum_of_thin_boards_far_above_the_bound() {
         assert_eq!(value(r, c, Problem::Domination), optimum);
     }
 }
+
+#[test]
+#[ignore = "about 20 CPU-seconds of local search; run with --ignored"]
+fn the_start_reaches_the_optimum_of_16x18() {
+    // The largest budget, for boards with both sides at least 16 (published: γ(16x18) = 9; the
+    // lower bound is 8, the short budgets stop at 10).
+    let board = Board::new(16, 18).unwrap();
+    assert_eq!(lower_bound(board, Problem::Domination), 8);
+    let start = SearchSpace::new(board, Problem::Domination).start_layout(true);
+    assert_eq!(start.len(), 9);
+    Problem::Domination.check(&start, 9).unwrap();
+}
