@@ -52,7 +52,8 @@ def main(argv):
             common.run([*args, "-j", "1", "--trace", trace, *force])
             tasks, roots = scaling.load(trace)
             predicted = {p: scaling.replay(tasks, roots, p) for p in threads}
-            cpu_in_tasks = sum(t["cost"] for t in tasks.values())
+            traced = [t for t in tasks.values() if not t.get("synthetic")]
+            cpu_in_tasks = sum(t["cost"] for t in traced)
             walls = {p: [] for p in threads}
             cpus = {p: [] for p in threads}
             loads = []
@@ -74,7 +75,7 @@ def main(argv):
                     "error": predicted[p] / measured - 1,
                 })
             results.append({"command": " ".join(args).replace(tmp, "TMP"),
-                            "cpu_in_tasks": cpu_in_tasks, "tasks": len(tasks),
+                            "cpu_in_tasks": cpu_in_tasks, "tasks": len(traced),
                             "load": statistics.median(loads), "rows": rows})
     if "--json" in argv:
         print(json.dumps(results))

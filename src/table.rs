@@ -1,8 +1,12 @@
 //! Tables over ranges of board sizes: parsing size lists, turning them into boards in a stable order,
-//! computing each board once (a board and its transpose share one search), and reading back the
-//! rows of an earlier run ([`resume`]).
+//! computing each board once (a board and its transpose share one search), one after the other or
+//! side by side as jobs of one rayon pool, and reading back the rows of an earlier run
+//! ([`resume`]).
 
+use std::cmp::Reverse;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use thiserror::Error;
@@ -10,6 +14,7 @@ use thiserror::Error;
 use crate::board::{Board, Layout, MAX_SIDE};
 use crate::row::{LayoutTotals, RowKind, TableRow};
 use crate::search::{count, solve, Problem, SearchError, SearchOptions};
+use crate::trace::{thread_cpu_seconds, ChildSplit, TaskIdentity, TaskKind};
 
 pub mod resume;
 
@@ -145,8 +150,47 @@ pub struct Searched {
     pub nodes: u64,
 }
 
-/// Computes the boards of a table one after the other (each on all threads of the current pool),
-/// searching each board or its transpose only once.
+/// What a side-by-side run ([`TableRunner::compute_side_by_side`]) tells its caller as it goes,
+/// from whichever worker it happens on, one call at a time.
+#[derive(Debug)]
+pub enum TableEvent {
+    /// The search of this board (as searched: no more rows than columns) began.
+    Started(Board),
+    /// A board is done: the rows it gives the table (the board as written in the table, its
+    /// transpose, or both, in the table's order), each checked on its board as written.
+    Finished {
+        searched: Board,
+        rows: Vec<TableRow>,
+    },
+}
+
+/// Why a side-by-side run stopped before every board was done.
+#[derive(Debug, Error)]
+pub enum SideBySideError<E> {
+    /// The cancel flag was raised: the boards in progress were dropped, every finished board
+    /// was reported.
+    #[error("search cancelled")]
+    Cancelled,
+    /// A board's search failed (an internal error); no board was started after it.
+    #[error("board {board}: {error}")]
+    Search { board: Board, error: SearchError },
+    /// The caller's event handler failed; no board was started after it.
+    #[error("{0}")]
+    Caller(E),
+}
+
+/// The order in which a side-by-side run starts its searches: the estimated cost, largest first.
+/// The area: a search's tree grows steeply with the squares to cover. The replays of the tables
+/// measured (`scripts/scaling.py --order`, README) predict the same for any order, since idle
+/// workers share a long search whenever it starts; largest first hedges against what the replay
+/// leaves out (waits at joins, a search that cannot be split).
+pub fn estimated_cost(board: Board) -> usize {
+    board.squares()
+}
+
+/// Computes the boards of a table, searching each board or its transpose only once: one after the
+/// other, each on all threads of the current pool ([`TableRunner::compute`]), or all side by side
+/// ([`TableRunner::compute_side_by_side`]).
 pub struct TableRunner {
     problem: Problem,
     kind: RowKind,
@@ -193,21 +237,184 @@ impl TableRunner {
     /// The row for `board`: searched, or taken from its transpose if that was done before.
     pub fn compute(&mut self, board: Board) -> Result<TableRow, SearchError> {
         let (problem, options, kind) = (self.problem, self.options.clone(), self.kind);
-        self.compute_with(board, |searched| match kind {
-            RowKind::Optimum => solve(searched, problem, &options).map(|s| Searched {
-                layout: s.layout,
-                counts: None,
-                nodes: s.nodes,
-            }),
-            RowKind::Count => count(searched, problem, false, &options).map(|c| Searched {
-                layout: c.layout,
-                counts: Some(LayoutTotals {
-                    layouts: c.layouts,
-                    classes: c.classes,
-                }),
-                nodes: c.nodes,
-            }),
-        })
+        self.compute_with(board, |searched| search(kind, problem, searched, &options))
+    }
+
+    /// Compute every board of `boards` (in a table's order) side by side in the current rayon
+    /// pool: each distinct search (a board and its transpose are one) is one job of the pool, and
+    /// its search is the parallel driver as in [`TableRunner::compute`], nested. Boards whose
+    /// result is already known (their transpose was done, or [`TableRunner::remember`]ed) are
+    /// reported first, without a search. The jobs start in decreasing [`estimated_cost`] (the
+    /// table's order on ties), so the longest searches do not start last; each board is reported
+    /// through `on_event` as it finishes, so rows come in any order. The rows are those
+    /// [`TableRunner::compute`] gives, whatever the threads: a layout is the first optimal one in
+    /// the search's fixed order. A row's `seconds` are the wall seconds of its board's search
+    /// while it shared the pool with the others.
+    ///
+    /// On cancellation (the options' cancel flag), the boards in progress are dropped, no board
+    /// starts, and every board finished before is reported. After an internal error, no further
+    /// board starts and the boards in progress finish and are reported; after an error of
+    /// `on_event`, it is not called again. A trace gets one `board` task per job (path: its
+    /// place in the start order), under which the board's start and searches hang.
+    pub fn compute_side_by_side<E: Send>(
+        &mut self,
+        boards: &[Board],
+        mut on_event: impl FnMut(TableEvent) -> Result<(), E> + Send,
+    ) -> Result<(), SideBySideError<E>> {
+        let mut jobs: Vec<(Board, Vec<Board>)> = Vec::new();
+        let mut job_of: HashMap<Board, usize> = HashMap::new();
+        for &board in boards {
+            let searched = as_searched(board);
+            if let Some((layout, counts)) = self.done.get(&searched) {
+                let row = self
+                    .row(board, layout, *counts, 0, 0.0)
+                    .map_err(|error| SideBySideError::Search { board, error })?;
+                let rows = vec![row];
+                on_event(TableEvent::Finished { searched, rows })
+                    .map_err(SideBySideError::Caller)?;
+                continue;
+            }
+            let k = *job_of.entry(searched).or_insert_with(|| {
+                jobs.push((searched, Vec::new()));
+                jobs.len() - 1
+            });
+            jobs[k].1.push(board);
+        }
+        // Stable: boards of the same cost start in the table's order.
+        jobs.sort_by_key(|(searched, _)| Reverse(estimated_cost(*searched)));
+
+        let stop = AtomicBool::new(false);
+        let state = Mutex::new(RunState {
+            on_event,
+            found: Vec::new(),
+            failure: None,
+        });
+        let this = &*self;
+        rayon::scope_fifo(|scope| {
+            for (place, (searched, boards)) in jobs.iter().enumerate() {
+                let (stop, state) = (&stop, &state);
+                scope.spawn_fifo(move |_| {
+                    this.run_job(place, *searched, boards, stop, state);
+                });
+            }
+        });
+
+        let state = state.into_inner().unwrap_or_else(|e| e.into_inner());
+        for (layout, counts) in state.found {
+            self.done.insert(layout.board(), (layout, counts));
+        }
+        if let Some(failure) = state.failure {
+            return Err(failure);
+        }
+        if self
+            .options
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Relaxed))
+            && jobs
+                .iter()
+                .any(|(searched, _)| !self.done.contains_key(searched))
+        {
+            return Err(SideBySideError::Cancelled);
+        }
+        Ok(())
+    }
+
+    /// One job of [`TableRunner::compute_side_by_side`]: search `searched` and report the rows of
+    /// `boards` (the table's boards it answers, in the table's order).
+    fn run_job<E, F: FnMut(TableEvent) -> Result<(), E>>(
+        &self,
+        place: usize,
+        searched: Board,
+        boards: &[Board],
+        stop: &AtomicBool,
+        state: &Mutex<RunState<F, E>>,
+    ) {
+        let cancelled = || {
+            self.options
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Relaxed))
+        };
+        if stop.load(Relaxed) || cancelled() {
+            return;
+        }
+        let lock = || state.lock().unwrap_or_else(|e| e.into_inner());
+        let fail = |state: &mut RunState<F, E>, failure| {
+            stop.store(true, Relaxed);
+            state.failure.get_or_insert(failure);
+        };
+        {
+            let mut state = lock();
+            if state.failure.is_some() {
+                return;
+            }
+            if let Err(e) = (state.on_event)(TableEvent::Started(searched)) {
+                fail(&mut state, SideBySideError::Caller(e));
+                return;
+            }
+        }
+        // The job's own work (checks, reporting) is its task's cost; its start and searches are
+        // its children, traced as they run.
+        let span = self.options.trace.as_ref().map(|t| t.begin());
+        let options = SearchOptions {
+            trace_parent: span.as_ref().map(|s| s.id),
+            ..self.options.clone()
+        };
+        let search_cpu = thread_cpu_seconds();
+        let started = Instant::now();
+        let found = search(self.kind, self.problem, searched, &options);
+        let seconds = started.elapsed().as_secs_f64();
+        let search_cpu = thread_cpu_seconds() - search_cpu;
+        let outcome = found.and_then(|found| {
+            self.problem.check(&found.layout, found.layout.len())?;
+            let rows = boards
+                .iter()
+                .enumerate()
+                .map(|(k, &board)| {
+                    // The first row in the table's order carries the search, as in `compute`.
+                    let (nodes, seconds) = if k == 0 {
+                        (found.nodes, seconds)
+                    } else {
+                        (0, 0.0)
+                    };
+                    self.row(board, &found.layout, found.counts, nodes, seconds)
+                })
+                .collect::<Result<Vec<TableRow>, SearchError>>()?;
+            Ok((found, rows))
+        });
+        {
+            let mut state = lock();
+            match outcome {
+                Ok((found, rows)) => {
+                    state.found.push((found.layout, found.counts));
+                    let handler_failed = matches!(state.failure, Some(SideBySideError::Caller(_)));
+                    if !handler_failed {
+                        if let Err(e) = (state.on_event)(TableEvent::Finished { searched, rows }) {
+                            fail(&mut state, SideBySideError::Caller(e));
+                        }
+                    }
+                }
+                // Dropped: the caller learns of it from the run's outcome.
+                Err(SearchError::Cancelled) => {}
+                Err(error) => fail(
+                    &mut state,
+                    SideBySideError::Search {
+                        board: searched,
+                        error,
+                    },
+                ),
+            }
+        }
+        if let (Some(trace), Some(span)) = (&self.options.trace, span) {
+            let identity = TaskIdentity {
+                parent: None,
+                kind: TaskKind::Board,
+                board: searched,
+                path: vec![u16::try_from(place).unwrap_or(u16::MAX)],
+            };
+            trace.end_around(span, identity, Some(ChildSplit::InOrder), search_cpu);
+        }
     }
 
     /// As [`TableRunner::compute`], with `search` giving the result for the board it is handed
@@ -218,8 +425,7 @@ impl TableRunner {
         board: Board,
         search: impl FnOnce(Board) -> Result<Searched, E>,
     ) -> Result<TableRow, E> {
-        let flip = board.rows() > board.cols();
-        let searched = if flip { board.transposed() } else { board };
+        let searched = as_searched(board);
         let (layout, counts, nodes, seconds) = match self.done.get(&searched) {
             Some((l, counts)) => (l.clone(), *counts, 0, 0.0),
             None => {
@@ -234,6 +440,24 @@ impl TableRunner {
                 (found.layout, found.counts, found.nodes, seconds)
             }
         };
+        Ok(self.row(board, &layout, counts, nodes, seconds)?)
+    }
+
+    /// The row of `board` from the result of its search (on the board as searched).
+    fn row(
+        &self,
+        board: Board,
+        layout: &Layout,
+        counts: Option<LayoutTotals>,
+        nodes: u64,
+        seconds: f64,
+    ) -> Result<TableRow, SearchError> {
+        let searched = layout.board();
+        if searched != as_searched(board) {
+            return Err(SearchError::Inconsistent(format!(
+                "a layout on {searched} was given for {board}"
+            )));
+        }
         if counts.is_some() != (self.kind == RowKind::Count) {
             return Err(SearchError::Inconsistent(format!(
                 "the result for {searched} {} counts, the table {}",
@@ -243,14 +467,15 @@ impl TableRunner {
                 } else {
                     "does not count"
                 }
-            ))
-            .into());
+            )));
         }
-        let layout = if flip { layout.transposed() } else { layout };
+        let layout = if board == searched {
+            layout.clone()
+        } else {
+            layout.transposed()
+        };
         // Checked again on the board as written: a transposition slip must not reach a file.
-        self.problem
-            .check(&layout, layout.len())
-            .map_err(SearchError::from)?;
+        self.problem.check(&layout, layout.len())?;
         Ok(TableRow {
             board,
             problem: self.problem,
@@ -260,6 +485,49 @@ impl TableRunner {
             seconds,
             threads: self.threads,
         })
+    }
+}
+
+/// What the jobs of a side-by-side run share: the caller's event handler (called under the lock),
+/// the results to remember, and the first failure.
+struct RunState<F, E> {
+    on_event: F,
+    found: Vec<(Layout, Option<LayoutTotals>)>,
+    failure: Option<SideBySideError<E>>,
+}
+
+/// The search of one board as a table runs it: the optimum, and with [`RowKind::Count`] the
+/// counts too.
+fn search(
+    kind: RowKind,
+    problem: Problem,
+    searched: Board,
+    options: &SearchOptions,
+) -> Result<Searched, SearchError> {
+    match kind {
+        RowKind::Optimum => solve(searched, problem, options).map(|s| Searched {
+            layout: s.layout,
+            counts: None,
+            nodes: s.nodes,
+        }),
+        RowKind::Count => count(searched, problem, false, options).map(|c| Searched {
+            layout: c.layout,
+            counts: Some(LayoutTotals {
+                layouts: c.layouts,
+                classes: c.classes,
+            }),
+            nodes: c.nodes,
+        }),
+    }
+}
+
+/// The board a table searches for `board`: itself or its transpose, whichever has no more rows
+/// than columns.
+fn as_searched(board: Board) -> Board {
+    if board.rows() > board.cols() {
+        board.transposed()
+    } else {
+        board
     }
 }
 
@@ -273,6 +541,8 @@ fn canonical(layout: &Layout) -> Layout {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashSet;
+
     use super::*;
 
     #[test]
@@ -327,6 +597,141 @@ mod tests {
         assert!(a.nodes > 0);
         assert_eq!(b.nodes, 0);
         assert_eq!(b.layout, a.layout.transposed());
+    }
+
+    /// Every board of a table side by side in a pool of `threads`: the events, in the order seen.
+    fn side_by_side(runner: &mut TableRunner, boards: &[Board], threads: usize) -> Vec<TableEvent> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut events = Vec::new();
+        pool.install(|| {
+            runner.compute_side_by_side(boards, |event| {
+                events.push(event);
+                Ok::<(), ()>(())
+            })
+        })
+        .unwrap();
+        events
+    }
+
+    /// (board, layout, counts, digest) of each row: what must not depend on how it was computed.
+    fn values(rows: &[TableRow]) -> Vec<(Board, Layout, Option<LayoutTotals>, String)> {
+        rows.iter()
+            .map(|r| (r.board, r.layout.clone(), r.counts, r.digest()))
+            .collect()
+    }
+
+    #[test]
+    fn side_by_side_gives_the_rows_of_one_board_after_the_other() {
+        // Transposes both ways, squares, boards settled by the lower bound and searched ones.
+        let rows = SizeList::parse("1,3-6,8").unwrap();
+        let cols = SizeList::parse("2-5,7-8").unwrap();
+        let table = boards(&rows, &cols);
+        for (kind, problem) in [
+            (RowKind::Optimum, Problem::Domination),
+            (RowKind::Optimum, Problem::IndependentDomination),
+            (RowKind::Count, Problem::Domination),
+        ] {
+            let mut alone = TableRunner::of_kind(kind, problem, SearchOptions::sequential(), 1);
+            let expected: Vec<TableRow> =
+                table.iter().map(|&b| alone.compute(b).unwrap()).collect();
+            for threads in [1, 2, 3] {
+                let mut runner =
+                    TableRunner::of_kind(kind, problem, SearchOptions::parallel(), threads);
+                let events = side_by_side(&mut runner, &table, threads);
+                let mut started = HashSet::new();
+                let mut found: HashMap<Board, TableRow> = HashMap::new();
+                for event in events {
+                    match event {
+                        TableEvent::Started(b) => assert!(started.insert(b), "{b} twice"),
+                        TableEvent::Finished { searched, rows } => {
+                            assert!(started.contains(&searched), "{searched} not started");
+                            assert!(searched.rows() <= searched.cols());
+                            for row in rows {
+                                assert_eq!(as_searched(row.board), searched);
+                                assert!(found.insert(row.board, row).is_none());
+                            }
+                        }
+                    }
+                }
+                let got: Vec<TableRow> = table.iter().map(|b| found.remove(b).unwrap()).collect();
+                assert_eq!(
+                    values(&got),
+                    values(&expected),
+                    "{problem} {kind:?} -j {threads}"
+                );
+                // As one after the other: the first row of a pair in the table's order carries the
+                // search, its transpose shows none.
+                for (g, e) in got.iter().zip(&expected) {
+                    assert_eq!(g.nodes == 0, e.nodes == 0, "{}", g.board);
+                }
+                assert!(runner.done.len() == started.len());
+            }
+        }
+    }
+
+    #[test]
+    fn side_by_side_reports_known_boards_without_a_search() {
+        let mut first = TableRunner::new(Problem::Domination, SearchOptions::sequential(), 1);
+        let kept = first.compute(Board::new(8, 11).unwrap()).unwrap();
+        let mut runner = TableRunner::new(Problem::Domination, SearchOptions::parallel(), 2);
+        runner.remember(&kept);
+        let table = [Board::new(11, 8).unwrap(), Board::new(3, 5).unwrap()];
+        let events = side_by_side(&mut runner, &table, 2);
+        // The transpose of the kept row first, at once; then the one search.
+        let TableEvent::Finished { searched, rows } = &events[0] else {
+            panic!("{events:?}")
+        };
+        assert_eq!(*searched, Board::new(8, 11).unwrap());
+        assert_eq!(rows[0].layout, kept.layout.transposed());
+        assert_eq!(rows[0].nodes, 0);
+        assert!(matches!(events[1], TableEvent::Started(b) if b == Board::new(3, 5).unwrap()));
+        assert_eq!(events.len(), 3);
+    }
+
+    #[test]
+    fn a_cancelled_side_by_side_run_starts_nothing_and_says_so() {
+        let cancel = std::sync::Arc::new(AtomicBool::new(true));
+        let options = SearchOptions {
+            cancel: Some(cancel),
+            ..SearchOptions::parallel()
+        };
+        let mut runner = TableRunner::new(Problem::Domination, options, 1);
+        let mut events = 0;
+        let outcome = runner.compute_side_by_side(&[Board::new(8, 11).unwrap()], |_| {
+            events += 1;
+            Ok::<(), ()>(())
+        });
+        assert!(matches!(outcome, Err(SideBySideError::Cancelled)));
+        assert_eq!(events, 0);
+    }
+
+    #[test]
+    fn an_error_of_the_caller_stops_the_run() {
+        let mut runner = TableRunner::new(Problem::Domination, SearchOptions::parallel(), 1);
+        let table = boards(
+            &SizeList::parse("4-6").unwrap(),
+            &SizeList::parse("7").unwrap(),
+        );
+        let mut finished = 0;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let outcome = pool.install(|| {
+            runner.compute_side_by_side(&table, |event| match event {
+                TableEvent::Started(_) => Ok(()),
+                TableEvent::Finished { .. } => {
+                    finished += 1;
+                    Err("disk full")
+                }
+            })
+        });
+        assert!(matches!(outcome, Err(SideBySideError::Caller("disk full"))));
+        // On one thread the jobs run one after the other: none starts after the failure.
+        assert_eq!(finished, 1);
     }
 
     #[test]

@@ -16,6 +16,9 @@ use crate::board::Board;
 /// Which search a task belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TaskKind {
+    /// One board's job in a table computed side by side (path: its place in the order the jobs
+    /// were started); its children are the board's start and searches, run one after the other.
+    Board,
     /// The heuristic that finds the layout a domination search starts from.
     Start,
     /// A part of a γ search (path: the indices of the cuts from the root).
@@ -29,6 +32,7 @@ pub enum TaskKind {
 impl TaskKind {
     pub fn name(self) -> &'static str {
         match self {
+            TaskKind::Board => "board",
             TaskKind::Start => "start",
             TaskKind::Domination => "domination",
             TaskKind::IndependentDomination => "independent-domination",
@@ -64,8 +68,9 @@ impl ChildSplit {
 pub struct TaskRecord {
     /// Numbered from 0 in the order tasks started, unique within the trace.
     pub id: u64,
-    /// The task that split this one off; `None` for the first task of a search (the searches of
-    /// one trace ran one after the other, in the order of their first tasks).
+    /// The task that split this one off, or the board job a search ran in; `None` for the first
+    /// task of a search outside a board job (such searches ran one after the other, in the order
+    /// of their first tasks) and for board jobs (those of one table ran side by side).
     pub parent: Option<u64>,
     pub kind: TaskKind,
     pub board: Board,
@@ -73,7 +78,8 @@ pub struct TaskRecord {
     /// How this task's children were handed to the pool, if it had any.
     pub children: Option<ChildSplit>,
     /// CPU seconds of the task itself, not of the tasks split off from it. For a `Start` task,
-    /// the CPU of the whole process while it ran (its restarts run on several threads).
+    /// the CPU of the whole process while it ran (its restarts run on several threads), except in
+    /// a board job, where other boards run beside it: there, its thread's.
     pub cpu_seconds: f64,
     pub nodes: u64,
     /// The rayon worker that ran it (`None`: a thread outside the pool).
@@ -135,6 +141,21 @@ impl Trace {
     pub fn end(&self, span: Span, task: TaskIdentity, children: Option<ChildSplit>, nodes: u64) {
         let cpu = thread_cpu_seconds() - span.cpu;
         self.push(span, task, children, nodes, cpu);
+    }
+
+    /// End a task begun with [`Trace::begin`] on this thread whose children ran inside it, during
+    /// `children_cpu` seconds of this thread's CPU (a table's board job: its start and searches,
+    /// and whatever else the thread took on while it waited for them): its own CPU is the rest.
+    /// Its start and end offsets span its children's.
+    pub fn end_around(
+        &self,
+        span: Span,
+        task: TaskIdentity,
+        children: Option<ChildSplit>,
+        children_cpu: f64,
+    ) {
+        let cpu = thread_cpu_seconds() - span.cpu - children_cpu;
+        self.push(span, task, children, 0, cpu);
     }
 
     /// End a task begun with [`Trace::begin_process`].

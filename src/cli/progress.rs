@@ -19,8 +19,6 @@ pub fn bar(total: u64, what: &str) -> ProgressBar {
     bar
 }
 
-/// A search progress callback that shows, after the bar's message, how many of the board's
-/// first-queen parts are done (long boards otherwise show no movement for minutes).
 /// A search's progress as the bar's own position: parts done out of all parts.
 pub fn part_position(bar: &ProgressBar) -> queendom::search::PartProgress {
     let bar = bar.clone();
@@ -28,9 +26,4 @@ pub fn part_position(bar: &ProgressBar) -> queendom::search::PartProgress {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     })
-}
-
-pub fn parts(bar: &ProgressBar) -> queendom::search::PartProgress {
-    let bar = bar.clone();
-    std::sync::Arc::new(move |done, total| bar.set_prefix(format!(", part {done}/{total}")))
 }

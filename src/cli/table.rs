@@ -1,13 +1,16 @@
 //! `queendom table --rows A-B --cols C-D [-o FILE] [--format F]`: one row per board, written as each
-//! finishes. An existing table file is checked, re-proved where that is cheap, and completed;
-//! Ctrl-C or SIGTERM stops cleanly.
+//! finishes. The boards are searched side by side, one job of the thread pool each (with
+//! `--checkpoint`, one after the other). An existing table file is checked, re-proved where that
+//! is cheap, and completed; Ctrl-C or SIGTERM stops cleanly.
 //!
 //! Everything that can be refused is refused before a file is created or changed: the format, the
 //! path (through the output-file policy, [`super::output::file`]), and an existing file's contents.
 //!
 //! Where rows go while the table is computed:
-//! - standard output: as they finish (whole-table formats: all at the end);
-//! - a csv/tsv/json FILE without `--force`: appended to FILE as they finish (FILE is resumed);
+//! - standard output: in the table's order, each once every row before it is done (whole-table
+//!   formats: all at the end);
+//! - a csv/tsv/json FILE without `--force`: appended to FILE as they finish, in any order (FILE is
+//!   resumed; once complete, it is rewritten in the table's order if the rows are not in it);
 //! - otherwise (`--force`, or a whole-table format): a journal `.FILE.partial` beside FILE, in a
 //!   line format, resumed by the next run of the same command; once the table is complete, FILE is
 //!   written whole from the rows, renamed into place, and the journal removed. So `--force` never
@@ -16,15 +19,19 @@
 use std::collections::{HashMap, HashSet};
 use std::fs::{self, File, OpenOptions};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering::Relaxed;
 
+use indicatif::ProgressBar;
 use queendom::export::{Export, Format};
 use queendom::row::{RowKind, TableRow};
 use queendom::search::{Problem, SearchError, SearchOptions};
 use queendom::table::resume::{
     read_existing, reprove, visible, ExistingTable, KeptRow, LineEnding, ResumeError,
 };
-use queendom::table::{boards, square_boards, Searched, SizeList, TableRunner};
+use queendom::table::{
+    boards, square_boards, Searched, SideBySideError, SizeList, TableEvent, TableRunner,
+};
 use queendom::Board;
 
 use super::output::file::cannot_write;
@@ -41,9 +48,18 @@ Formats: --format, or from FILE's extension (.csv .tsv .json .jsonl .ndjson .md 
   nodes,seconds,threads. layout lists the queens as 1-based squares r1c1 (row from the top, column
   from the left) separated by single spaces. digest is a checksum of the row's values (q and 16
   hex digits). nodes and seconds measure the search (a board whose transpose was already done
-  shows 0 and 0), threads is the number of worker threads: these three say how a row was
-  obtained and may differ between runs. Rows come in the order of --rows, then --cols, each
-  written whole and flushed as soon as its board is done.
+  shows 0 and 0; seconds are the wall seconds of the board's search while it shared the threads
+  with the other boards), threads is the number of worker threads: these three say how a row was
+  obtained and may differ between runs. Rows come in the order of --rows, then --cols.
+
+Boards run side by side: each board's search (a board and its transpose are one) is one job of
+  the thread pool, and the pool's threads also share the work inside each search; the largest
+  boards start first. A FILE gets each row, written whole and flushed, as soon as its board is
+  done, in the order boards finish; once the table is complete, the file is rewritten in the
+  table's order (atomically) if it is not in it. Standard output gets the rows in the table's
+  order, each as soon as every row before it is written, so the first rows may wait for the
+  largest boards. With --checkpoint the boards run one after the other, each on all threads, and
+  rows are written in the table's order.
 
 --count: every board's minimum layouts are counted too (as `queendom count` does), and two
   columns follow problem: layouts (all minimum layouts) and classes (their classes under the
@@ -69,9 +85,11 @@ Resume (csv, tsv, json files): if FILE exists, it must be a table of this format
   existing FILE of a whole-table format is refused.
 
 Interruption: Ctrl-C (SIGINT) or SIGTERM stops the run: every finished board is on disk (in FILE,
-  or in .FILE.partial as the message says), the board in progress is dropped, and the exit code is
-  130 (SIGINT) or 143 (SIGTERM). A second signal ends the process at once. Rows are written whole,
-  so even `kill -9` leaves a file that the same command resumes.
+  or in .FILE.partial as the message says; on standard output, finished rows still waiting for a
+  board before them are written last, and the message says how many), the boards in progress are
+  dropped, and the exit code is 130 (SIGINT) or 143 (SIGTERM). A second signal ends the process
+  at once. Rows are written whole, so even `kill -9` leaves a file that the same command resumes,
+  whatever the order its rows finished in.
 
 Only one run at a time may write a FILE: a second one is refused (exit 2) naming the first (pid,
   host, start). Only regular files are written; a symbolic link is followed and its target
@@ -129,7 +147,8 @@ pub struct TableArgs {
     #[arg(long, conflicts_with = "checkpoint")]
     count: bool,
     /// Keep every finished part of each board's search in DIR/BOARD-PROBLEM/ (see `queendom
-    /// solve --checkpoint`): an interrupted board resumes there instead of starting afresh.
+    /// solve --checkpoint`): an interrupted board resumes there instead of starting afresh. The
+    /// boards then run one after the other, each on all threads.
     #[arg(long, value_name = "DIR")]
     checkpoint: Option<PathBuf>,
     #[command(flatten)]
@@ -227,85 +246,266 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
         };
         plan.say_resuming(table.boards.len(), proved);
     }
-    let mut sink = plan.start(&table)?;
+    let sink = plan.start(&table)?;
 
     let bar = progress::bar(table.boards.len() as u64, "boards");
     bar.set_position(plan.kept.len() as u64);
-    let options = SearchOptions {
-        progress: Some(progress::parts(&bar)),
-        ..options
-    };
     let mut runner = TableRunner::of_kind(table.kind, problem, options, threads);
     for kept in &plan.kept {
         runner.remember(&kept.row);
     }
     let kept_boards: HashSet<Board> = plan.kept.iter().map(|r| r.board()).collect();
-    let mut export = table.exporter(plan.writes_format(&table));
-    let mut written: Vec<(TableRow, Vec<u8>)> = Vec::new();
-    for &board in table.boards.iter().filter(|b| !kept_boards.contains(b)) {
-        if interrupt.is_set() {
-            break;
-        }
-        bar.set_message(format!("searching {board}"));
-        bar.set_prefix("");
-        let row = match &args.checkpoint {
-            None => match pool.install(|| runner.compute(board)) {
-                Ok(row) => row,
-                // The board in progress is dropped: nothing of it was written.
-                Err(SearchError::Cancelled) => break,
-                Err(e) => {
-                    return Err(Failure::Error(
-                        anyhow::Error::new(e).context(format!("board {board}")),
-                    ))
-                }
-            },
-            Some(dir) => {
-                let plain = SearchOptions {
-                    progress: None,
-                    ..runner.options().clone()
-                };
-                let on_part = |done: usize, total: usize| {
-                    bar.set_prefix(format!(", part {done}/{total}"));
-                };
-                let outcome = pool.install(|| {
-                    runner.compute_with(board, |searched| {
-                        solve_checkpointed(searched, problem, dir, 64, &plain, threads, &on_part)
-                            .map(|(layout, nodes)| Searched {
-                                layout,
-                                counts: None,
-                                nodes,
-                            })
-                    })
-                });
-                match outcome {
-                    Ok(row) => row,
-                    Err(CheckpointError::Cancelled(..)) => break,
-                    Err(CheckpointError::Usage(f) | CheckpointError::Other(f)) => return Err(f),
-                }
-            }
-        };
-        let bytes = plan.line_ending.apply(export.row(&row)?);
-        sink.write_now(&bytes)?;
-        written.push((row, bytes));
-        bar.inc(1);
+    let to_do: Vec<Board> = table
+        .boards
+        .iter()
+        .copied()
+        .filter(|b| !kept_boards.contains(b))
+        .collect();
+    let in_order = matches!(plan.dest, Dest::Stdout).then(|| to_do.clone());
+    let mut rows = RowWriter {
+        sink,
+        export: table.exporter(plan.writes_format(&table)),
+        line_ending: plan.line_ending,
+        finished: Vec::new(),
+        in_order: in_order.map(InOrder::new),
+    };
+    let run = Run {
+        problem,
+        pool: &pool,
+        interrupt: &interrupt,
+        bar: &bar,
+    };
+    match &args.checkpoint {
+        None => run.side_by_side(&mut runner, &to_do, &mut rows)?,
+        Some(dir) => run.one_after_another(&mut runner, &to_do, dir, &mut rows)?,
     }
     bar.finish_and_clear();
 
-    let done = plan.kept.len() + written.len();
+    // Standard output: rows held back for the table's order are finished results too.
+    let held = if plan.kept.len() + rows.finished.len() < table.boards.len() {
+        rows.write_held()?
+    } else {
+        0
+    };
+    let done = plan.kept.len() + rows.finished.len();
     if done < table.boards.len() {
         let total = table.boards.len();
+        let held = match held {
+            0 => String::new(),
+            1 => "; 1 finished row was waiting for a board before it and is written last, out of \
+                  the table's order"
+                .into(),
+            n => format!(
+                "; {n} finished rows were waiting for boards before them and are written last, \
+                 out of the table's order"
+            ),
+        };
         eprintln!(
-            "queendom: interrupted after {done} of {total} boards{}",
+            "queendom: interrupted after {done} of {total} boards{held}{}",
             plan.where_rows_are()
         );
         return Err(Failure::Interrupted(interrupt.exit_code()));
     }
+    let RowWriter {
+        mut sink,
+        mut export,
+        finished,
+        ..
+    } = rows;
     sink.write_now(&export.footer()?)?;
     drop(sink);
-    plan.finish(&table, written)?;
+    plan.finish(&table, finished)?;
     match &trace {
         Some(trace) => trace.write(),
         None => Ok(()),
+    }
+}
+
+/// What computing the boards needs besides the runner and where the rows go.
+struct Run<'a> {
+    problem: Problem,
+    pool: &'a rayon::ThreadPool,
+    interrupt: &'a Interrupt,
+    bar: &'a ProgressBar,
+}
+
+impl Run<'_> {
+    /// Every board at once, each one job of the pool (see [`TableRunner::compute_side_by_side`]),
+    /// rows written as boards finish. Returns when every board is done or the run was
+    /// interrupted (the boards in progress are dropped).
+    fn side_by_side(
+        &self,
+        runner: &mut TableRunner,
+        boards: &[Board],
+        rows: &mut RowWriter,
+    ) -> Result<(), Failure> {
+        let mut searching: Vec<Board> = Vec::new();
+        let bar = self.bar;
+        let outcome = self.pool.install(|| {
+            runner.compute_side_by_side(boards, |event| {
+                match event {
+                    TableEvent::Started(board) => searching.push(board),
+                    TableEvent::Finished {
+                        searched,
+                        rows: done,
+                    } => {
+                        searching.retain(|&b| b != searched);
+                        for row in done {
+                            if let Err(e) = rows.write(row) {
+                                // Stop the boards in progress too: nothing more can be written.
+                                self.interrupt.flag().store(true, Relaxed);
+                                return Err(e);
+                            }
+                            bar.inc(1);
+                        }
+                    }
+                }
+                bar.set_message(in_progress(&searching));
+                Ok(())
+            })
+        });
+        match outcome {
+            Ok(()) | Err(SideBySideError::Cancelled) => Ok(()),
+            Err(SideBySideError::Search { board, error }) => Err(Failure::Error(
+                anyhow::Error::new(error).context(format!("board {board}")),
+            )),
+            Err(SideBySideError::Caller(failure)) => Err(failure),
+        }
+    }
+
+    /// One board after the other, each on all threads, each search kept in parts under `dir`
+    /// (`--checkpoint`), so that an interrupted board resumes from its parts.
+    fn one_after_another(
+        &self,
+        runner: &mut TableRunner,
+        boards: &[Board],
+        dir: &Path,
+        rows: &mut RowWriter,
+    ) -> Result<(), Failure> {
+        let plain = SearchOptions {
+            progress: None,
+            ..runner.options().clone()
+        };
+        let threads = self.pool.current_num_threads();
+        for &board in boards {
+            if self.interrupt.is_set() {
+                break;
+            }
+            self.bar.set_message(format!("searching {board}"));
+            self.bar.set_prefix("");
+            let on_part = |done: usize, total: usize| {
+                self.bar.set_prefix(format!(", part {done}/{total}"));
+            };
+            let problem = self.problem;
+            let outcome = self.pool.install(|| {
+                runner.compute_with(board, |searched| {
+                    solve_checkpointed(searched, problem, dir, 64, &plain, threads, &on_part).map(
+                        |(layout, nodes)| Searched {
+                            layout,
+                            counts: None,
+                            nodes,
+                        },
+                    )
+                })
+            });
+            match outcome {
+                Ok(row) => rows.write(row)?,
+                // The board in progress is dropped: nothing of it was written.
+                Err(CheckpointError::Cancelled(..)) => break,
+                Err(CheckpointError::Usage(f) | CheckpointError::Other(f)) => return Err(f),
+            }
+            self.bar.inc(1);
+        }
+        Ok(())
+    }
+}
+
+/// The progress bar's message while boards are searched side by side.
+fn in_progress(searching: &[Board]) -> String {
+    const NAMED: usize = 3;
+    match searching.len() {
+        0 => String::new(),
+        n if n <= NAMED => {
+            let names: Vec<String> = searching.iter().map(Board::to_string).collect();
+            format!("searching {}", names.join(", "))
+        }
+        n => {
+            let names: Vec<String> = searching[..NAMED].iter().map(Board::to_string).collect();
+            format!("searching {} and {} more", names.join(", "), n - NAMED)
+        }
+    }
+}
+
+/// Where finished rows go: to a file at once, whatever their order (`Plan::finish` puts them in
+/// the table's order at the end); to standard output in the table's order, each as soon as every
+/// row before it is written.
+struct RowWriter {
+    sink: Sink,
+    export: Box<dyn Export>,
+    line_ending: LineEnding,
+    /// Every row finished in this run with its bytes, in the order finished.
+    finished: Vec<(TableRow, Vec<u8>)>,
+    in_order: Option<InOrder>,
+}
+
+/// The reorder buffer for standard output.
+struct InOrder {
+    /// The boards to write, in the table's order, and how many are written.
+    boards: Vec<Board>,
+    next: usize,
+    /// Finished rows waiting for a board before them.
+    held: HashMap<Board, TableRow>,
+}
+
+impl InOrder {
+    fn new(boards: Vec<Board>) -> InOrder {
+        InOrder {
+            boards,
+            next: 0,
+            held: HashMap::new(),
+        }
+    }
+}
+
+impl RowWriter {
+    fn write(&mut self, row: TableRow) -> Result<(), Failure> {
+        let Some(order) = &mut self.in_order else {
+            let bytes = self.line_ending.apply(self.export.row(&row)?);
+            self.sink.write_now(&bytes)?;
+            self.finished.push((row, bytes));
+            return Ok(());
+        };
+        order.held.insert(row.board, row);
+        while let Some(row) = order
+            .boards
+            .get(order.next)
+            .and_then(|b| order.held.remove(b))
+        {
+            // Formatted when written: the whole-table formats keep the rows in the order given.
+            let bytes = self.line_ending.apply(self.export.row(&row)?);
+            self.sink.write_now(&bytes)?;
+            self.finished.push((row, bytes));
+            order.next += 1;
+        }
+        Ok(())
+    }
+
+    /// Write the rows still waiting for an unfinished board before them (an interrupted run),
+    /// in the table's order; how many.
+    fn write_held(&mut self) -> Result<usize, Failure> {
+        let Some(order) = &mut self.in_order else {
+            return Ok(0);
+        };
+        let mut written = 0;
+        for board in &order.boards[order.next..] {
+            if let Some(row) = order.held.remove(board) {
+                let bytes = self.line_ending.apply(self.export.row(&row)?);
+                self.sink.write_now(&bytes)?;
+                self.finished.push((row, bytes));
+                written += 1;
+            }
+        }
+        Ok(written)
     }
 }
 
@@ -348,6 +548,9 @@ struct Plan {
     legacy: bool,
     /// Bytes of the kept file to keep (a half-written last line lies beyond).
     keep_len: u64,
+    /// The kept file's bytes before its first row (a byte order mark, the header) as they are, for
+    /// a rewrite in the table's order; `None`: a header written by this run.
+    head: Option<Vec<u8>>,
     line_ending: LineEnding,
 }
 
@@ -403,7 +606,7 @@ impl Plan {
                     out.shown().display()
                 );
             }
-            return Ok(Plan::resumed(Dest::Direct(out), existing));
+            return Ok(Plan::resumed(Dest::Direct(out), existing, &contents));
         }
 
         if out.exists() && !force {
@@ -438,7 +641,7 @@ impl Plan {
             &table.boards,
             verify,
         ) {
-            Ok(existing) => Ok(Plan::resumed(dest(true), existing)),
+            Ok(existing) => Ok(Plan::resumed(dest(true), existing, &contents)),
             Err(e) if force => {
                 eprintln!(
                     "queendom: note: starting {shown} afresh: it holds another table ({})",
@@ -460,17 +663,26 @@ impl Plan {
             needs_header: true,
             legacy: false,
             keep_len: 0,
+            head: None,
             line_ending: LineEnding::Lf,
         }
     }
 
-    fn resumed(dest: Dest, existing: ExistingTable) -> Plan {
+    fn resumed(dest: Dest, existing: ExistingTable, contents: &[u8]) -> Plan {
+        // Every line after the header is a kept row: what is left of the kept bytes is the head.
+        let rows_len: u64 = existing.rows.iter().map(|r| r.bytes.len() as u64).sum();
+        let head = (existing.has_header && !existing.legacy)
+            .then(|| existing.keep_len.checked_sub(rows_len))
+            .flatten()
+            .and_then(|len| contents.get(..len as usize))
+            .map(<[u8]>::to_vec);
         Plan {
             dest,
             kept: existing.rows,
             needs_header: !existing.has_header,
             legacy: existing.legacy,
             keep_len: existing.keep_len,
+            head,
             line_ending: existing.line_ending,
         }
     }
@@ -540,6 +752,7 @@ impl Plan {
                     );
                     self.keep_len = bytes.len() as u64;
                     self.needs_header = false;
+                    self.head = None;
                 }
                 let mut sink = Sink::file(out.append(self.keep_len)?);
                 if self.needs_header {
@@ -597,10 +810,16 @@ impl Plan {
                 if in_file == table.boards {
                     return Ok(());
                 }
-                // Kept rows were not the start of this table: put every row in its place, so the
-                // file reads as an uninterrupted run would have written it.
-                let export_header = table.exporter(table.format).header()?;
-                let bytes = self.in_order(table, self.line_ending.apply(export_header), written);
+                // Kept rows were not the start of this table, or rows finished out of its order:
+                // put every row in its place, so the file reads as an uninterrupted run would
+                // have written it (a kept byte order mark and header stay as they were).
+                let header = match &self.head {
+                    Some(head) => head.clone(),
+                    None => self
+                        .line_ending
+                        .apply(table.exporter(table.format).header()?),
+                };
+                let bytes = self.in_order(table, header, written);
                 out.write_whole(&bytes)
             }
             Dest::Journal { out, journal, .. } => {
@@ -674,4 +893,68 @@ fn read_journal(journal: &std::path::Path) -> Result<Vec<u8>, Failure> {
         )));
     }
     fs::read(journal).map_err(|e| usage(format!("cannot read {}: {e}", journal.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use queendom::table::TableRunner;
+
+    use super::*;
+
+    /// A writer to standard output's reorder buffer over a file, and the rows of `boards`.
+    fn writer(boards: &[Board]) -> (RowWriter, tempfile::NamedTempFile, Vec<TableRow>) {
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let mut runner = TableRunner::new(Problem::Domination, SearchOptions::sequential(), 1);
+        let rows = boards.iter().map(|&b| runner.compute(b).unwrap()).collect();
+        let writer = RowWriter {
+            sink: Sink::file(file.reopen().unwrap()),
+            export: Format::Csv.exporter(RowKind::Optimum, Problem::Domination, &[], &[]),
+            line_ending: LineEnding::Lf,
+            finished: Vec::new(),
+            in_order: Some(InOrder::new(boards.to_vec())),
+        };
+        (writer, file, rows)
+    }
+
+    fn boards_written(file: &tempfile::NamedTempFile) -> Vec<String> {
+        fs::read_to_string(file.path())
+            .unwrap()
+            .lines()
+            .map(|l| l.split(',').take(2).collect::<Vec<_>>().join("x"))
+            .collect()
+    }
+
+    #[test]
+    fn standard_output_gets_each_row_once_every_row_before_it_is_written() {
+        let boards: Vec<Board> = [(2, 3), (3, 3), (3, 4), (4, 4)]
+            .iter()
+            .map(|&(r, c)| Board::new(r, c).unwrap())
+            .collect();
+        let (mut writer, file, rows) = writer(&boards);
+        writer.write(rows[2].clone()).unwrap();
+        writer.write(rows[1].clone()).unwrap();
+        assert!(boards_written(&file).is_empty());
+        writer.write(rows[0].clone()).unwrap();
+        assert_eq!(boards_written(&file), ["2x3", "3x3", "3x4"]);
+        writer.write(rows[3].clone()).unwrap();
+        assert_eq!(boards_written(&file), ["2x3", "3x3", "3x4", "4x4"]);
+        assert_eq!(writer.write_held().unwrap(), 0);
+        assert_eq!(writer.finished.len(), 4);
+    }
+
+    #[test]
+    fn an_interrupted_run_writes_the_rows_held_back_in_the_tables_order() {
+        let boards: Vec<Board> = [(2, 3), (3, 3), (3, 4), (4, 4)]
+            .iter()
+            .map(|&(r, c)| Board::new(r, c).unwrap())
+            .collect();
+        let (mut writer, file, rows) = writer(&boards);
+        // 2x3 never finished: 4x4 and 3x3 wait for it.
+        writer.write(rows[3].clone()).unwrap();
+        writer.write(rows[1].clone()).unwrap();
+        assert!(boards_written(&file).is_empty());
+        assert_eq!(writer.write_held().unwrap(), 2);
+        assert_eq!(boards_written(&file), ["3x3", "4x4"]);
+        assert_eq!(writer.finished.len(), 2);
+    }
 }

@@ -47,7 +47,7 @@ pub enum ExportError {
 }
 
 /// A table format, fed the rows in order as they finish.
-pub trait Export {
+pub trait Export: Send {
     /// Bytes that open the table.
     fn header(&mut self) -> Result<Vec<u8>, ExportError>;
     /// Bytes for one finished row.

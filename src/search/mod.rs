@@ -86,6 +86,9 @@ pub struct SearchOptions {
     pub progress: Option<PartProgress>,
     /// Collect one record per task here (see the `trace` module).
     pub trace: Option<Arc<Trace>>,
+    /// The traced task this search runs in (a table's board job), the parent of its first tasks;
+    /// `None`: the search is a root of the trace.
+    pub trace_parent: Option<u64>,
 }
 
 impl SearchOptions {
@@ -146,16 +149,29 @@ pub fn solve(
     options: &SearchOptions,
 ) -> Result<Solution, SearchError> {
     let space = SearchSpace::new(board, problem);
-    let span = options.trace.as_ref().map(|t| t.begin_process());
+    // Alone, the start's restarts spread over the pool and the process's CPU is theirs; in a
+    // board job other boards run beside it, so only its own thread's CPU is its.
+    let beside_others = options.trace_parent.is_some();
+    let span = options.trace.as_ref().map(|t| {
+        if beside_others {
+            t.begin()
+        } else {
+            t.begin_process()
+        }
+    });
     let start = space.start_layout(options.parallel);
     if let (Some(trace), Some(span)) = (&options.trace, span) {
         let identity = TaskIdentity {
-            parent: None,
+            parent: options.trace_parent,
             kind: TaskKind::Start,
             board,
             path: Vec::new(),
         };
-        trace.end_process(span, identity, 0);
+        if beside_others {
+            trace.end(span, identity, None, 0);
+        } else {
+            trace.end_process(span, identity, 0);
+        }
     }
     let outcome = space.run(
         &PartPath::whole(),
@@ -455,7 +471,7 @@ impl SearchSpace {
             progress: options.progress.clone(),
             trace: options.trace.as_deref(),
         };
-        run.part(at, true, None);
+        run.part(at, true, options.trace_parent);
         if shared.stopped() {
             return Err(SearchError::Cancelled);
         }

@@ -1,5 +1,6 @@
 //! A real SIGINT or SIGTERM sent to a running `queendom table`: exit 130 or 143, one line saying
-//! how far it got, every finished row on disk, and a rerun that completes the file.
+//! how far it got, every finished row on disk, and a rerun that completes the file, in the table's
+//! order even though the boards finished out of it.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -9,17 +10,24 @@ use std::time::{Duration, Instant};
 use crate::common::{queendom, read, without_measurements};
 use tempfile::TempDir;
 
-/// 10x14 takes a fraction of a second on one thread, 12x14 several seconds: a signal sent once
-/// the first row is in the file lands in the middle of the second search.
-const ARGS: [&str; 7] = ["table", "--rows", "10,12", "--cols", "14", "-j", "1"];
+/// The boards start largest first, one after the other on one thread: 14x14 takes about a second,
+/// then 12x14 several seconds. A signal sent once the first row is in the file lands in the middle
+/// of the second search, and the file then holds the second board of the table only.
+const ARGS: [&str; 7] = ["table", "--rows", "12,14", "--cols", "14", "-j", "1"];
 
 /// What an uninterrupted run writes (seconds and nodes aside); the layouts are checked by `table`
-/// itself with the independent checker, and γ(10x14) = 7, γ(12x14) = 8.
+/// itself with the independent checker, and γ(12x14) = γ(14x14) = 8.
 const EXPECTED: &str = "\
 rows,cols,queens,layout,problem,digest,nodes,seconds,threads
-10,14,7,r3c14 r4c7 r5c9 r6c6 r7c8 r8c1 r9c11,domination,q1f32d34170d0afdb,NODES,SECONDS,1
 12,14,8,r1c1 r1c13 r1c14 r2c2 r6c7 r7c9 r8c6 r9c8,domination,q88766902a9223877,NODES,SECONDS,1
+14,14,8,r1c1 r5c6 r6c9 r7c7 r8c10 r9c8 r10c11 r14c2,domination,qadeb14dd0ea7a24a,NODES,SECONDS,1
 ";
+
+/// The header and the row of 14x14: what an interrupted run leaves.
+fn header_and_last_row() -> String {
+    let lines: Vec<&str> = EXPECTED.lines().collect();
+    format!("{}\n{}\n", lines[0], lines[2])
+}
 
 fn spawn(args: &[&str], output: &Path) -> Child {
     Command::new(assert_cmd::cargo::cargo_bin("queendom"))
@@ -75,8 +83,7 @@ fn sigint_keeps_finished_rows_and_a_rerun_completes_the_file() {
         "queendom: interrupted after 1 of 2 boards; run the same command again to resume\n"
     );
     // The finished row is there, the one in progress is not, not even in part.
-    let first_two_lines: String = EXPECTED.lines().take(2).map(|l| format!("{l}\n")).collect();
-    assert_eq!(without_measurements(&read(&path)), first_two_lines);
+    assert_eq!(without_measurements(&read(&path)), header_and_last_row());
 
     queendom()
         .args(ARGS)
@@ -85,10 +92,11 @@ fn sigint_keeps_finished_rows_and_a_rerun_completes_the_file() {
         .assert()
         .success()
         .stderr(
-            // 10x14 has 140 squares: cheap enough to be re-proved on every resume.
-            "queendom: resuming t.csv: 1 of 2 boards already done, 1 re-proved\n"
+            // 14x14 has 196 squares: kept on its digest, not re-proved.
+            "queendom: resuming t.csv: 1 of 2 boards already done\n"
                 .replace("t.csv", &path.display().to_string()),
         );
+    // Rows in the table's order, as an uninterrupted run writes them.
     assert_eq!(without_measurements(&read(&path)), EXPECTED);
 }
 
@@ -118,8 +126,7 @@ fn sigterm_exits_143_and_force_leaves_the_old_file_and_the_rows_in_the_journal()
     );
     // --force replaces the file only once the new table is complete; the finished row is kept.
     assert_eq!(read(&path), "an older table\n");
-    let first_two_lines: String = EXPECTED.lines().take(2).map(|l| format!("{l}\n")).collect();
-    assert_eq!(without_measurements(&read(&journal)), first_two_lines);
+    assert_eq!(without_measurements(&read(&journal)), header_and_last_row());
 
     // The same command again resumes the journal, then writes t.md whole and removes the journal.
     queendom()
@@ -134,8 +141,9 @@ fn sigterm_exits_143_and_force_leaves_the_old_file_and_the_rows_in_the_journal()
         table.starts_with("| rows | cols | queens | layout |"),
         "{table}"
     );
-    assert!(table.contains("| 10 | 14 | 7 | r3c14 r4c7"), "{table}");
-    assert!(table.contains("| 12 | 14 | 8 | r1c1 r1c13"), "{table}");
+    let twelve = table.find("| 12 | 14 | 8 | r1c1 r1c13").expect("12x14");
+    let fourteen = table.find("| 14 | 14 | 8 | r1c1 r5c6").expect("14x14");
+    assert!(twelve < fourteen, "{table}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
@@ -148,15 +156,24 @@ fn kill_9_leaves_a_file_that_resume_accepts() {
     signal(&child, "KILL");
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), None, "killed by the signal");
-    // Resume over the first board only: the file is accepted and found complete, no search needed.
+    // The board that finished first is the table's second: resumed, the file gets the first and
+    // ends in the table's order.
     queendom()
-        .args(["table", "--rows", "10", "--cols", "14", "-j", "1", "-o"])
+        .args(ARGS)
+        .arg("-o")
         .arg(&path)
         .assert()
-        .success();
+        .success()
+        .stderr(predicates::str::contains("1 of 2 boards already done"));
     let text = read(&path);
-    assert_eq!(text.lines().count(), 1);
-    assert!(text.starts_with("{\"rows\":10,\"cols\":14,\"queens\":7,"));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].starts_with(
+        "{\"rows\":12,\"cols\":14,\"queens\":8,\"layout\":\"r1c1 r1c13 r1c14 r2c2 r6c7 r7c9"
+    ));
+    assert!(lines[1].starts_with(
+        "{\"rows\":14,\"cols\":14,\"queens\":8,\"layout\":\"r1c1 r5c6 r6c9 r7c7 r8c10 r9c8"
+    ));
     // The killed run's lock sidecar does not block the next run, which removes it.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }

@@ -136,6 +136,74 @@ fn files_get_the_format_of_their_extension() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Side by side: the boards of a table run as jobs of one pool, largest first, and finish in any
+// order; the rows are those of each board computed alone, standard output keeps the table's
+// order, and a file ends in it.
+
+/// Boards with transposes both ways, squares, boards settled by the lower bound and searched ones.
+const MIXED: [&str; 4] = ["--rows", "2,4-6", "--cols", "3,5-7"];
+
+fn table_output(args: &[&str]) -> String {
+    let out = queendom().arg("table").args(args).assert().success();
+    String::from_utf8(out.get_output().stdout.clone()).unwrap()
+}
+
+/// A csv table without the columns that say how a row was obtained (nodes, seconds, threads): a
+/// transposed row shows no search where its transpose came first in the table, and the threads
+/// differ. Layouts and digests stay.
+fn values(csv: &str) -> String {
+    csv.lines()
+        .map(|l| format!("{}\n", l.rsplitn(4, ',').last().unwrap()))
+        .collect()
+}
+
+#[test]
+fn side_by_side_rows_are_those_of_each_board_alone_in_the_tables_order() {
+    let dir = TempDir::new().unwrap();
+    let sizes = |list: &str| -> Vec<String> {
+        queendom::table::SizeList::parse(list)
+            .unwrap()
+            .sizes()
+            .iter()
+            .map(usize::to_string)
+            .collect()
+    };
+    for kind in [&[][..], &["-i"], &["--count"]] {
+        // Each board in a table of its own, one after the other, in the table's order.
+        let mut alone = String::new();
+        for r in sizes(MIXED[1]) {
+            for c in sizes(MIXED[3]) {
+                let mut args = vec!["--rows", &r, "--cols", &c, "-j", "1"];
+                args.extend(kind);
+                let text = values(&table_output(&args));
+                let mut lines = text.lines();
+                let header = lines.next().unwrap();
+                if alone.is_empty() {
+                    alone = format!("{header}\n");
+                }
+                alone.extend(lines.map(|l| format!("{l}\n")));
+            }
+        }
+        for threads in ["1", "2"] {
+            let mut args = MIXED.to_vec();
+            args.extend(["-j", threads]);
+            args.extend(kind);
+            let stdout = table_output(&args);
+            assert_eq!(values(&stdout), alone, "{kind:?} -j {threads} on stdout");
+            let path = dir.path().join(format!("t{threads}.csv"));
+            args.extend(["-o", path.to_str().unwrap()]);
+            table_output(&args);
+            assert_eq!(
+                values(&read(&path)),
+                alone,
+                "{kind:?} -j {threads} in a file"
+            );
+            fs::remove_file(&path).unwrap();
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Resume.
 
 fn write_table(path: &Path, extra: &[&str]) {

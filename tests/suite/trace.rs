@@ -45,6 +45,7 @@ fn rows(path: &Path) -> Vec<HashMap<String, String>> {
 }
 
 /// Every task once, every parent a task that says it has children, and the nodes in all.
+/// A board job's children are the board's start and searches, each from the root.
 fn check_tree(rows: &[HashMap<String, String>]) -> u64 {
     let ids: Vec<u64> = rows.iter().map(|r| r["id"].parse().unwrap()).collect();
     assert_eq!(ids, (0..rows.len() as u64).collect::<Vec<_>>());
@@ -55,7 +56,15 @@ fn check_tree(rows: &[HashMap<String, String>]) -> u64 {
         if !r["parent"].is_empty() {
             let parent = by_id[r["parent"].as_str()];
             assert!(!parent["children"].is_empty(), "{r:?} under {parent:?}");
-            assert!(parent["path"] == "root" || r["path"].starts_with(&parent["path"]));
+            if parent["kind"] == "board" {
+                assert_eq!(parent["children"], "in-order");
+                assert_eq!(
+                    (r["path"].as_str(), &r["board"]),
+                    ("root", &parent["board"])
+                );
+            } else {
+                assert!(parent["path"] == "root" || r["path"].starts_with(&parent["path"]));
+            }
         }
         assert!(
             parts.insert((r["kind"].clone(), r["board"].clone(), r["path"].clone())),
@@ -121,24 +130,14 @@ fn an_nqueens_trace_counts_every_placement_once() {
     assert_eq!(check_tree(&rows), 724);
 }
 
-#[test]
-fn replaying_a_trace_on_one_worker_takes_its_cpu_seconds() {
-    let dir = TempDir::new().unwrap();
-    let trace = dir.path().join("t.csv");
-    queendom()
-        .args([
-            "table", "--rows", "5-8", "--cols", "8", "-j", "2", "-o", "-", "--trace",
-        ])
-        .arg(&trace)
-        .assert()
-        .success();
-    let rows = rows(&trace);
-    check_tree(&rows);
+/// `scripts/scaling.py TRACE --threads 1,2,64 --json [extra]`: its summary.
+fn replay(trace: &Path, extra: &[&str]) -> serde_json::Value {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/scaling.py");
     let out = Process::new("python3")
         .arg(&script)
-        .arg(&trace)
+        .arg(trace)
         .args(["--threads", "1,2,64", "--json"])
+        .args(extra)
         .output()
         .expect("python3 runs scripts/scaling.py");
     assert!(
@@ -146,7 +145,12 @@ fn replaying_a_trace_on_one_worker_takes_its_cpu_seconds() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The replay on one worker takes the tasks' CPU seconds plus the serial gaps it reports, and more
+/// workers never take longer.
+fn check_replay(summary: &serde_json::Value, rows: &[HashMap<String, String>]) {
     let cpu: f64 = rows
         .iter()
         .map(|r| r["cpu_seconds"].parse::<f64>().unwrap())
@@ -159,4 +163,96 @@ fn replaying_a_trace_on_one_worker_takes_its_cpu_seconds() {
     );
     assert!(predicted(1) <= predicted(0) && predicted(2) <= predicted(1));
     assert_eq!(summary["tasks"].as_u64().unwrap(), rows.len() as u64);
+}
+
+/// The nodes column of a table csv, added up.
+fn table_nodes(path: &Path) -> u64 {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let nodes = r
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == "nodes")
+        .unwrap();
+    r.records()
+        .map(|rec| rec.unwrap()[nodes].parse::<u64>().unwrap())
+        .sum()
+}
+
+#[test]
+fn a_side_by_side_table_traces_one_job_per_board_and_replays_its_cpu_seconds() {
+    let dir = TempDir::new().unwrap();
+    let (trace, table) = (dir.path().join("t.csv"), dir.path().join("table.csv"));
+    // 8x5 and 8x6 are the transposes of 5x8 and 6x8: one job each pair.
+    queendom()
+        .args([
+            "table", "--rows", "5-8", "--cols", "5,6,8", "-j", "2", "--trace",
+        ])
+        .arg(&trace)
+        .arg("-o")
+        .arg(&table)
+        .assert()
+        .success();
+    let rows = rows(&trace);
+    assert_eq!(check_tree(&rows), table_nodes(&table));
+    let jobs: Vec<&HashMap<String, String>> =
+        rows.iter().filter(|r| r["kind"] == "board").collect();
+    let mut searched: Vec<&str> = jobs.iter().map(|r| r["board"].as_str()).collect();
+    searched.sort();
+    assert_eq!(
+        searched,
+        ["5x5", "5x6", "5x7", "5x8", "6x6", "6x7", "6x8", "7x8", "8x8"]
+    );
+    // Started largest first: the path is the place in that order.
+    let mut places: Vec<(usize, usize)> = jobs
+        .iter()
+        .map(|r| {
+            let (a, b) = r["board"].split_once('x').unwrap();
+            let area = a.parse::<usize>().unwrap() * b.parse::<usize>().unwrap();
+            (r["path"].parse::<usize>().unwrap(), area)
+        })
+        .collect();
+    places.sort();
+    assert!(places.iter().enumerate().all(|(k, p)| p.0 == k));
+    assert!(places.windows(2).all(|w| w[0].1 >= w[1].1), "{places:?}");
+    // Every start and every search runs in its board's job.
+    for r in &rows {
+        let job = rows.iter().find(|j| j["id"] == r["parent"]);
+        match r["kind"].as_str() {
+            "board" => assert!(r["parent"].is_empty()),
+            "start" => assert_eq!(job.unwrap()["kind"], "board"),
+            _ if r["path"] == "root" => assert_eq!(job.unwrap()["kind"], "board"),
+            _ => {}
+        }
+    }
+    let summary = replay(&trace, &[]);
+    assert_eq!(summary["board_jobs"].as_u64(), Some(jobs.len() as u64));
+    assert_eq!(summary["serial_gap_seconds"].as_f64(), Some(0.0));
+    check_replay(&summary, &rows);
+}
+
+#[test]
+fn a_checkpointed_table_is_traced_one_board_after_the_other() {
+    let dir = TempDir::new().unwrap();
+    let trace = dir.path().join("t.csv");
+    queendom()
+        .args([
+            "table", "--rows", "5-8", "--cols", "8", "-j", "2", "-o", "-", "--trace",
+        ])
+        .arg(&trace)
+        .arg("--checkpoint")
+        .arg(dir.path().join("ck"))
+        .assert()
+        .success();
+    let rows = rows(&trace);
+    check_tree(&rows);
+    assert!(rows.iter().all(|r| r["kind"] != "board"));
+    let summary = replay(&trace, &[]);
+    assert_eq!(summary["board_jobs"].as_u64(), Some(0));
+    check_replay(&summary, &rows);
+    // The what-if: the same searches run as a side-by-side table runs them; no serial gaps.
+    let summary = replay(&trace, &["--side-by-side", "--order", "area"]);
+    assert_eq!(summary["board_jobs"].as_u64(), Some(4));
+    assert_eq!(summary["serial_gap_seconds"].as_f64(), Some(0.0));
+    check_replay(&summary, &rows);
 }

@@ -34,7 +34,7 @@ impl Target {
 /// A sink that flushes after every write, so that each finished row is on disk (or in the pipe)
 /// at once.
 pub struct Sink {
-    inner: Box<dyn Write>,
+    inner: Box<dyn Write + Send>,
 }
 
 impl Sink {
