@@ -901,8 +901,13 @@ mod tests {
 
     use super::*;
 
-    /// A writer to standard output's reorder buffer over a file, and the rows of `boards`.
-    fn writer(boards: &[Board]) -> (RowWriter, tempfile::NamedTempFile, Vec<TableRow>) {
+    /// A writer to standard output's reorder buffer over a file, for the table 2x3, 3x3, 3x4, 4x4,
+    /// and the rows of those boards.
+    fn writer() -> (RowWriter, tempfile::NamedTempFile, Vec<TableRow>) {
+        let boards: Vec<Board> = [(2, 3), (3, 3), (3, 4), (4, 4)]
+            .iter()
+            .map(|&(r, c)| Board::new(r, c).unwrap())
+            .collect();
         let file = tempfile::NamedTempFile::new().unwrap();
         let mut runner = TableRunner::new(Problem::Domination, SearchOptions::sequential(), 1);
         let rows = boards.iter().map(|&b| runner.compute(b).unwrap()).collect();
@@ -911,7 +916,7 @@ mod tests {
             export: Format::Csv.exporter(RowKind::Optimum, Problem::Domination, &[], &[]),
             line_ending: LineEnding::Lf,
             finished: Vec::new(),
-            in_order: Some(InOrder::new(boards.to_vec())),
+            in_order: Some(InOrder::new(boards)),
         };
         (writer, file, rows)
     }
@@ -926,11 +931,7 @@ mod tests {
 
     #[test]
     fn standard_output_gets_each_row_once_every_row_before_it_is_written() {
-        let boards: Vec<Board> = [(2, 3), (3, 3), (3, 4), (4, 4)]
-            .iter()
-            .map(|&(r, c)| Board::new(r, c).unwrap())
-            .collect();
-        let (mut writer, file, rows) = writer(&boards);
+        let (mut writer, file, rows) = writer();
         writer.write(rows[2].clone()).unwrap();
         writer.write(rows[1].clone()).unwrap();
         assert!(boards_written(&file).is_empty());
@@ -944,11 +945,7 @@ mod tests {
 
     #[test]
     fn an_interrupted_run_writes_the_rows_held_back_in_the_tables_order() {
-        let boards: Vec<Board> = [(2, 3), (3, 3), (3, 4), (4, 4)]
-            .iter()
-            .map(|&(r, c)| Board::new(r, c).unwrap())
-            .collect();
-        let (mut writer, file, rows) = writer(&boards);
+        let (mut writer, file, rows) = writer();
         // 2x3 never finished: 4x4 and 3x3 wait for it.
         writer.write(rows[3].clone()).unwrap();
         writer.write(rows[1].clone()).unwrap();
