@@ -4,11 +4,12 @@ time on 1 and 2 threads.
 
 usage: scripts/calibrate.py [--runs 5] [--threads 1,2] [--json] [-- QUEENDOM ARGS ...]
 
-For each workload (by default `solve 14`, `nqueens 16`, `table --rows 1-11 --cols 1-11`; or the
-queendom arguments after `--`), it records one trace with -j 1, replays it on the thread counts
-asked for, then runs the same command untraced on those thread counts, interleaved, `--runs`
-times each, and prints the median measured wall seconds beside the prediction. It also prints
-the median CPU seconds (user + sys) of the runs and the machine's load: on a machine shared with
+For each workload (by default `solve 14`, `nqueens 16`, `table --rows 1-14 --cols 1-14`; or the
+queendom arguments after `--`), it runs `--runs` rounds; each round records one trace with -j 1
+and replays it on the thread counts asked for, then runs the same command untraced on each of
+those thread counts. It prints the median prediction beside the median measured wall seconds, and
+as the error the median of each round's prediction against that round's measurement. It also
+prints the median CPU seconds (user + sys) of the runs and the machine's load: on a machine shared with
 other work a run gets less than one core per thread, and its wall time says more about the load
 than about the schedule (the CPU column shows how much it got).
 """
@@ -25,7 +26,7 @@ import scaling  # noqa: E402
 DEFAULT = [
     ["solve", "14"],
     ["nqueens", "16", "-o", "{tmp}/counts.csv", "--force"],
-    ["table", "--rows", "1-11", "--cols", "1-11", "-o", "{tmp}/table.csv", "--force"],
+    ["table", "--rows", "1-14", "--cols", "1-14", "-o", "{tmp}/table.csv", "--force"],
 ]
 
 
@@ -49,20 +50,31 @@ def main(argv):
             args = [a.replace("{tmp}", tmp) for a in args]
             trace = os.path.join(tmp, "trace.csv")
             force = [] if "--force" in args else ["--force"]
-            common.run([*args, "-j", "1", "--trace", trace, *force])
-            tasks, roots = scaling.load(trace)
-            predicted = {p: scaling.replay(tasks, roots, p) for p in threads}
-            traced = [t for t in tasks.values() if not t.get("synthetic")]
-            cpu_in_tasks = sum(t["cost"] for t in traced)
+            # A trace is a measurement like any other: the same -j 1 run costs 0.18-0.28 s from
+            # one run to the next on this shared machine. So one trace is recorded per round,
+            # interleaved with the untraced runs, and the prediction is the median of theirs. The error is the median
+            # of each round's prediction against the same round's measurement.
+            predictions = {p: [] for p in threads}
+            cpu_in_tasks = []
+            tasks_per_trace = 0
             walls = {p: [] for p in threads}
             cpus = {p: [] for p in threads}
             loads = []
             for _ in range(runs):
+                common.run([*args, "-j", "1", "--trace", trace, *force])
+                tasks, roots = scaling.load(trace)
+                for p in threads:
+                    predictions[p].append(scaling.replay(tasks, roots, p))
+                traced = [t for t in tasks.values() if not t.get("synthetic")]
+                cpu_in_tasks.append(sum(t["cost"] for t in traced))
+                tasks_per_trace = len(traced)
                 for p in threads:
                     loads.append(load())
                     _, wall, cpu = common.run([*args, "-j", str(p)])
                     walls[p].append(wall)
                     cpus[p].append(cpu)
+            predicted = {p: statistics.median(predictions[p]) for p in threads}
+            cpu_in_tasks = statistics.median(cpu_in_tasks)
             rows = []
             for p in threads:
                 measured = statistics.median(walls[p])
@@ -72,10 +84,13 @@ def main(argv):
                     "measured_seconds": measured,
                     "measured_min_seconds": min(walls[p]),
                     "measured_cpu_seconds": statistics.median(cpus[p]),
-                    "error": predicted[p] / measured - 1,
+                    # Paired by round: a trace and the runs right after it see the same state
+                    # of the machine, which drifts by ±20% over a minute here.
+                    "error": statistics.median(
+                        pr / w - 1 for pr, w in zip(predictions[p], walls[p])),
                 })
             results.append({"command": " ".join(args).replace(tmp, "TMP"),
-                            "cpu_in_tasks": cpu_in_tasks, "tasks": len(traced),
+                            "cpu_in_tasks": cpu_in_tasks, "tasks": tasks_per_trace,
                             "load": statistics.median(loads), "rows": rows})
     if "--json" in argv:
         print(json.dumps(results))

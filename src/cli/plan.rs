@@ -16,6 +16,7 @@ use queendom::Board;
 use super::output::{OutFile, Target};
 use super::run_dir::{RunDir, WorkError};
 use super::signals::Interrupt;
+use super::trace_file::TraceArgs;
 use super::{print, usage, Failure, ThreadArgs};
 
 /// Exit code of `work --next` when no part is left to claim.
@@ -230,6 +231,13 @@ pub struct WorkArgs {
     /// Claim and run the first part that has no result and no worker.
     #[arg(long)]
     next: bool,
+    /// Write one CSV row per search task of the part to FILE (`-`: stdout), as `solve --trace`
+    /// does; `{part}` in FILE becomes the part's number (one file per task of a Slurm array).
+    #[arg(long, value_name = "FILE")]
+    trace: Option<String>,
+    /// Replace an existing trace file.
+    #[arg(long, requires = "trace")]
+    force: bool,
     #[command(flatten)]
     threads: ThreadArgs,
 }
@@ -302,6 +310,11 @@ pub fn work(args: WorkArgs) -> Result<(), Failure> {
     run.plan
         .check_part(k)
         .map_err(|e| usage(format!("{}: {e}", args.run.display())))?;
+    let trace = TraceArgs::for_part(args.trace.as_deref(), k).claim(args.force)?;
+    let options = SearchOptions {
+        trace: trace.as_ref().map(|t| t.trace()),
+        ..options
+    };
     let threads = args.threads.count();
     let report = match pool.install(|| run.work(k, &options, threads)) {
         Ok(r) => r,
@@ -326,6 +339,10 @@ pub fn work(args: WorkArgs) -> Result<(), Failure> {
         "queendom: part {k} done: {found} ({} nodes, {:.3} s)",
         report.nodes, report.seconds
     );
+    // The part's result is stored first: a trace that cannot be written loses no work.
+    if let Some(trace) = &trace {
+        trace.write()?;
+    }
     Ok(())
 }
 

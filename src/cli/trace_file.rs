@@ -39,6 +39,13 @@ pub struct TraceOut {
 }
 
 impl TraceArgs {
+    /// The trace of one part of a plan: `{part}` in the file name becomes `k`.
+    pub fn for_part(name: Option<&str>, k: usize) -> TraceArgs {
+        TraceArgs {
+            trace: name.map(|n| n.replace("{part}", &k.to_string())),
+        }
+    }
+
     pub fn is_given(&self) -> bool {
         self.trace.is_some()
     }

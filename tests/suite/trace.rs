@@ -256,3 +256,75 @@ fn a_checkpointed_table_is_traced_one_board_after_the_other() {
     assert_eq!(summary["serial_gap_seconds"].as_f64(), Some(0.0));
     check_replay(&summary, &rows);
 }
+
+#[test]
+fn a_plans_parts_trace_their_own_tasks_one_file_each() {
+    let dir = TempDir::new().unwrap();
+    let run = dir.path().join("run");
+    queendom()
+        .args(["plan", "13x13", "-i", "--parts", "6", "-o"])
+        .arg(&run)
+        .assert()
+        .success();
+    let plan: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(run.join("plan.json")).unwrap()).unwrap();
+    let parts = plan["parts"].as_array().unwrap();
+    assert!(parts.len() >= 6, "{} parts", parts.len());
+    let pattern = dir.path().join("part-{part}.csv");
+    for k in 0..parts.len() {
+        queendom()
+            .arg("work")
+            .arg(&run)
+            .args(["--part", &k.to_string(), "-j", "2", "--trace"])
+            .arg(&pattern)
+            .assert()
+            .success();
+        let trace = dir.path().join(format!("part-{k}.csv"));
+        let rows = rows(&trace);
+        let report: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(run.join(format!("results/part-{k:06}.json"))).unwrap(),
+        )
+        .unwrap();
+        // A part is one search, from its own place in the tree: its first task is the part.
+        assert_eq!(rows[0]["parent"], "");
+        assert_eq!(
+            rows[0]["path"],
+            report["path"].as_str().unwrap(),
+            "part {k}"
+        );
+        assert!(rows.iter().all(|r| r["board"] == "13x13"));
+        assert_eq!(
+            check_tree(&rows),
+            report["nodes"].as_u64().unwrap(),
+            "part {k}"
+        );
+        if k % 8 == 0 {
+            check_replay(&replay(&trace, &[]), &rows);
+        }
+    }
+    // A finished part is not run again, so its trace is left alone; a part run again does not
+    // replace a trace unless told to, and keeps its result when the trace cannot be written.
+    std::fs::remove_file(run.join("results/part-000000.json")).unwrap();
+    queendom()
+        .arg("work")
+        .arg(&run)
+        .args(["--part", "0", "--trace"])
+        .arg(&pattern)
+        .assert()
+        .code(2);
+    assert!(!run.join("results/part-000000.json").exists());
+    queendom()
+        .arg("work")
+        .arg(&run)
+        .args(["--part", "0", "--force", "--trace"])
+        .arg(&pattern)
+        .assert()
+        .success();
+    assert!(run.join("results/part-000000.json").exists());
+    queendom()
+        .arg("work")
+        .arg(&run)
+        .args(["--part", "0", "--force"])
+        .assert()
+        .code(2);
+}
