@@ -46,19 +46,28 @@ const STEPS_PER_RESTART: u32 = 3_000;
 /// on most boards up to 14×14, the short budget stays.
 const STEPS_FAR_FROM_BOUND: u32 = 30_000;
 
-/// Restarts and steps per restart on boards whose shorter side is at least
-/// `LARGE_BOARD_MIN_SIDE`, two or more queens above the bound. There an exhaustive search that has
-/// to find the optimum itself runs for tens of minutes: γ(16×18) = 9 from a start of 10 queens took
-/// 178 M nodes (about 30 CPU minutes); this budget finds 9 in about 20 CPU s, and the search then
-/// needs 6.9 M nodes. The boards up to 18×18 whose start is optimal are at most one queen above
-/// the bound, so none of them pays for it.
+/// Weighted local search on boards whose shorter side is at least `LARGE_BOARD_MIN_SIDE` while
+/// the layout is two or more queens above the lower bound (300 000 steps per restart), and on
+/// boards whose shorter side is at least `LARGE_BOARD_ANY_DISTANCE` one queen above it (150 000).
+/// There an exhaustive search that has to find the optimum itself runs for minutes to hours,
+/// while a layout at the lower bound needs no search at all:
+/// - γ(18×18) = 9: 116 M nodes (281 CPU s) from a start of 10 queens; from this start of 9, none.
+/// - γ(17×18) = 9: 121 M nodes (728 CPU s) from 10; none from 9.
+/// - γ(16×18) = 9: 178 M nodes (about 30 CPU min) from 10; 6.9 M from 9.
+/// - γ(Q_19) = 10 and γ(Q_20) = 11 are found (the unweighted search stopped at 11 and 12).
+///
+/// Where the budget fails one queen above the bound it costs about 12 s of CPU: on 17×17 (whose
+/// search takes 12 s), Q_19 and Q_20 (whose searches take hours). 16×16 and 16×17, one queen above
+/// the bound with optimal starts, keep the short budget.
 const LARGE_BOARD_MIN_SIDE: usize = 16;
-const RESTARTS_LARGE: u64 = 8;
-const STEPS_LARGE: u32 = 300_000;
+const LARGE_BOARD_ANY_DISTANCE: usize = 17;
+const STEPS_LARGE_FAR: u32 = 300_000;
+const STEPS_LARGE_NEAR: u32 = 150_000;
 
 /// Improve a dominating layout by local search: drop one queen, then move one queen at a time to
 /// cover a randomly chosen uncovered square, taking the move that leaves the fewest squares
-/// uncovered (a short tabu list stops a queen from moving straight back); on success drop another.
+/// uncovered, or on large boards the least weight uncovered (see `cover_with`; a short tabu list
+/// stops a queen from moving straight back); on success drop another.
 /// Returns the smallest layout found (`start` itself if none).
 pub(crate) fn shrink<const W: usize>(
     geo: &Geometry<W>,
@@ -87,18 +96,21 @@ pub(crate) fn shrink<const W: usize>(
         let seed_base =
             (geo.board.rows() * 64 + geo.board.cols()) as u64 * 1000 + fewer.len() as u64;
         let far = best.len() >= floor + 2;
-        let (restarts, steps) =
-            if far && geo.board.rows().min(geo.board.cols()) >= LARGE_BOARD_MIN_SIDE {
-                (RESTARTS_LARGE, STEPS_LARGE)
-            } else if far {
-                (RESTARTS, STEPS_FAR_FROM_BOUND)
-            } else {
-                (RESTARTS, STEPS_PER_RESTART)
-            };
+        let side = geo.board.rows().min(geo.board.cols());
+        let weighted = side >= LARGE_BOARD_ANY_DISTANCE || (far && side >= LARGE_BOARD_MIN_SIDE);
+        let (restarts, steps) = if weighted && far {
+            (RESTARTS, STEPS_LARGE_FAR)
+        } else if weighted {
+            (RESTARTS, STEPS_LARGE_NEAR)
+        } else if far {
+            (RESTARTS, STEPS_FAR_FROM_BOUND)
+        } else {
+            (RESTARTS, STEPS_PER_RESTART)
+        };
         let attempt = |restart: u64| {
             let mut queens = fewer.clone();
             let mut rng = XorShift((0x9E37_79B9_7F4A_7C15 ^ (seed_base * restarts + restart)) | 1);
-            cover_with(geo, &mut queens, steps, &mut rng).then_some(queens)
+            cover_with(geo, &mut queens, steps, weighted, &mut rng).then_some(queens)
         };
         let found = if parallel {
             (0..restarts)
@@ -119,14 +131,22 @@ pub(crate) fn shrink<const W: usize>(
 
 /// Local search for a layout with `queens.len()` queens within `steps` moves; on success `queens`
 /// holds it.
+///
+/// With `weighted`, every square has a weight, raised by one for each step it stays uncovered, and
+/// a move is scored by the weight it covers less the weight it uncovers (without, every weight
+/// stays 1: the count of squares). Squares that keep resisting become the
+/// ones the search cares most about, which lets it leave the local minima a plain count of
+/// uncovered squares gets stuck in (the weighting of set-cover local searches).
 fn cover_with<const W: usize>(
     geo: &Geometry<W>,
     queens: &mut [u16],
     steps: u32,
+    weighted: bool,
     rng: &mut XorShift,
 ) -> bool {
     let k = queens.len();
     let mut count = vec![0u8; geo.board.squares()];
+    let mut weight = vec![1u64; geo.board.squares()];
     for &q in queens.iter() {
         geo.cover[q as usize].for_each(|s| count[s] += 1);
     }
@@ -135,6 +155,11 @@ fn cover_with<const W: usize>(
     for &q in queens.iter() {
         occupied.set(q as usize);
     }
+    let sum = |set: &Bits<W>, weight: &[u64]| {
+        let mut total = 0u64;
+        set.for_each(|s| total += weight[s]);
+        total as i64
+    };
     for step in 1..=steps {
         let mut uncovered = Bits::<W>::EMPTY;
         let mut single = Bits::<W>::EMPTY;
@@ -149,6 +174,9 @@ fn cover_with<const W: usize>(
         if missing == 0 {
             return true;
         }
+        if weighted {
+            uncovered.for_each(|s| weight[s] += 1);
+        }
         // A random uncovered square must be covered: one queen moves onto a square covering it.
         let target = nth_member(&uncovered, rng.below(missing));
         // What each destination gains does not depend on which queen moves there.
@@ -156,7 +184,7 @@ fn cover_with<const W: usize>(
         let mut m = 0;
         geo.cover[target].for_each(|b| {
             if !occupied.contains(b) {
-                dests[m] = (b as u16, geo.cover[b].count_and(&uncovered) as i64);
+                dests[m] = (b as u16, sum(&geo.cover[b].and(&uncovered), &weight));
                 m += 1;
             }
         });
@@ -167,11 +195,11 @@ fn cover_with<const W: usize>(
             }
             // Squares only this queen covers: uncovered again unless the new square covers them.
             let lost = geo.cover[q as usize].and(&single);
-            let lost_count = lost.count() as i64;
+            let lost_total = sum(&lost, &weight);
             for &(b, gained) in &dests[..m] {
                 let b = b as usize;
-                let still_lost = lost_count - lost.count_and(&geo.cover[b]) as i64;
-                let score = gained - still_lost;
+                // Few of the lost squares are covered again from b: sum those, not the rest.
+                let score = gained - lost_total + sum(&lost.and(&geo.cover[b]), &weight);
                 let tie = rng.next();
                 if best.is_none_or(|(s, t, _, _)| (score, tie) > (s, t)) {
                     best = Some((score, tie, i, b));
