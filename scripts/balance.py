@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """How well a plan's parts keep many workers busy, from the costs its parts recorded.
 
-usage: scripts/balance.py RUN [--threads 64,128,256] [--json]
+usage: scripts/balance.py RUN [--threads 64,128,256] [--order estimate|plan] [--json]
 
 RUN is a plan directory whose parts have all run (`queendom work`, one thread each, so that a
 part's CPU seconds are its cost). The script replays the run on P workers as `queendom work
---next` schedules it: every worker takes the next part in plan order as soon as it is free. It
+--next` schedules it: every worker, as soon as it is free, takes the part with the largest
+estimate of those left (equal estimates in plan order). It
 prints, for each P, the makespan, the efficiency (total CPU / (P x makespan)) and the lower bound
 max(total / P, largest part); and the spread of part costs (largest against median).
+`--order plan` replays the parts in plan order instead (a Slurm job array, whose task K runs part
+K, starts them about so).
 """
 import heapq
 import json
@@ -57,10 +60,17 @@ def main(argv):
     threads = [64, 128, 256]
     if "--threads" in argv:
         threads = [int(t) for t in argv[argv.index("--threads") + 1].split(",")]
+    order = argv[argv.index("--order") + 1] if "--order" in argv else "estimate"
+    if order not in ("plan", "estimate"):
+        print(f"--order {order}: expected estimate or plan", file=sys.stderr)
+        return 2
     plan, costs, missing = load(run)
     if missing:
         print(f"{len(missing)} of {len(plan['parts'])} parts have no result yet", file=sys.stderr)
         return 1
+    if order == "estimate":
+        # What `work --next` does: the largest estimate first, equal ones in plan order.
+        costs = sorted(costs, key=lambda c: -c[2])
     cpu = [c for _, c, _ in costs]
     total = sum(cpu)
     largest = max(cpu)

@@ -228,7 +228,7 @@ pub struct WorkArgs {
     /// The part to run, 0-based.
     #[arg(long, value_name = "K", conflicts_with = "next")]
     part: Option<usize>,
-    /// Claim and run the first part that has no result and no worker.
+    /// Claim and run the part with the largest estimate that has no result and no worker.
     #[arg(long)]
     next: bool,
     /// Write one CSV row per search task of the part to FILE (`-`: stdout), as `solve --trace`
@@ -253,7 +253,7 @@ pub fn work(args: WorkArgs) -> Result<(), Failure> {
     let parts = run.plan.parts();
     let (k, _claim) = if args.next {
         let mut claimed = None;
-        for k in 0..parts {
+        for k in run.plan.claim_order() {
             if run.result_path(k).exists() && matches!(run.read_result(k), Ok(Some(_))) {
                 continue;
             }

@@ -94,6 +94,33 @@ fn merged_answers_do_not_depend_on_the_order_of_the_parts() {
 }
 
 #[test]
+fn next_claims_the_largest_estimate_first() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    let n = plan(&run_dir, &["14x14", "-i", "--parts", "60"]);
+    let text = std::fs::read(run_dir.join("plan.json")).unwrap();
+    let plan: serde_json::Value = serde_json::from_slice(&text).unwrap();
+    let estimates: Vec<f64> = plan["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["estimate"].as_f64().unwrap())
+        .collect();
+    let mut expected: Vec<usize> = (0..n).collect();
+    expected.sort_by(|&a, &b| estimates[b].total_cmp(&estimates[a]).then(a.cmp(&b)));
+    // Not simply plan order, or this test would show nothing.
+    assert_ne!(expected, (0..n).collect::<Vec<_>>());
+    for &k in &expected[..5] {
+        let (code, _, err) = run(&["work", run_dir.to_str().unwrap(), "--next", "-j", "1"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            err.contains(&format!("part {k} done")),
+            "expected part {k}: {err}"
+        );
+    }
+}
+
+#[test]
 fn two_processes_share_a_plan_with_next() {
     let dir = TempDir::new().unwrap();
     let run_dir = dir.path().join("run");
