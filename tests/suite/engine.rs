@@ -447,18 +447,23 @@ fn the_start_reaches_the_optimum_of_thin_boards_far_above_the_bound() {
     }
 }
 
+/// The γ start layout of each board (rows, cols, queens) has that many queens and dominates.
+fn assert_starts_dominate_with(boards: &[(usize, usize, usize)]) {
+    for &(r, c, queens) in boards {
+        let board = Board::new(r, c).unwrap();
+        let start = SearchSpace::new(board, Problem::Domination).start_layout(true);
+        assert_eq!(start.len(), queens, "start layout of {board}");
+        Problem::Domination.check(&start, queens).unwrap();
+    }
+}
+
 #[test]
 fn the_weighted_local_search_reaches_the_optimum_of_large_boards() {
     // Both sides at least 16 and the start two queens above the lower bound (16x18), or both at
     // least 17 (18x18): the weighted local search with the long budget. Published: γ(16x18) = 9
     // and γ(18x18) = 9; the unweighted search stopped at 10 on both. At 18x18 that is the lower
     // bound, so the start settles the board with no search at all.
-    for (r, c, optimum) in [(16, 18, 9), (18, 18, 9)] {
-        let board = Board::new(r, c).unwrap();
-        let start = SearchSpace::new(board, Problem::Domination).start_layout(true);
-        assert_eq!(start.len(), optimum, "start layout of {board}");
-        Problem::Domination.check(&start, optimum).unwrap();
-    }
+    assert_starts_dominate_with(&[(16, 18, 9), (18, 18, 9)]);
     let board = Board::new(18, 18).unwrap();
     assert_eq!(lower_bound(board, Problem::Domination), 9);
     let solution = solve(board, Problem::Domination, &SearchOptions::parallel()).unwrap();
@@ -470,10 +475,5 @@ fn the_weighted_local_search_reaches_the_optimum_of_large_boards() {
 fn the_weighted_local_search_reaches_the_optimum_of_17x18_and_q19() {
     // Published: γ(17x18) = 9 (its lower bound: the start is the answer) and γ(Q_19) = 10 (one
     // above it; the unweighted search stopped at 11).
-    for (r, c, optimum) in [(17, 18, 9), (19, 19, 10)] {
-        let board = Board::new(r, c).unwrap();
-        let start = SearchSpace::new(board, Problem::Domination).start_layout(true);
-        assert_eq!(start.len(), optimum, "start layout of {board}");
-        Problem::Domination.check(&start, optimum).unwrap();
-    }
+    assert_starts_dominate_with(&[(17, 18, 9), (19, 19, 10)]);
 }
