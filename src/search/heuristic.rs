@@ -98,28 +98,25 @@ pub(crate) fn shrink<const W: usize>(
         let far = best.len() >= floor + 2;
         let side = geo.board.rows().min(geo.board.cols());
         let weighted = side >= LARGE_BOARD_ANY_DISTANCE || (far && side >= LARGE_BOARD_MIN_SIDE);
-        let (restarts, steps) = if weighted && far {
-            (RESTARTS, STEPS_LARGE_FAR)
-        } else if weighted {
-            (RESTARTS, STEPS_LARGE_NEAR)
-        } else if far {
-            (RESTARTS, STEPS_FAR_FROM_BOUND)
-        } else {
-            (RESTARTS, STEPS_PER_RESTART)
+        let steps = match (weighted, far) {
+            (true, true) => STEPS_LARGE_FAR,
+            (true, false) => STEPS_LARGE_NEAR,
+            (false, true) => STEPS_FAR_FROM_BOUND,
+            (false, false) => STEPS_PER_RESTART,
         };
         let attempt = |restart: u64| {
             let mut queens = fewer.clone();
-            let mut rng = XorShift((0x9E37_79B9_7F4A_7C15 ^ (seed_base * restarts + restart)) | 1);
+            let mut rng = XorShift((0x9E37_79B9_7F4A_7C15 ^ (seed_base * RESTARTS + restart)) | 1);
             cover_with(geo, &mut queens, steps, weighted, &mut rng).then_some(queens)
         };
         let found = if parallel {
-            (0..restarts)
+            (0..RESTARTS)
                 .into_par_iter()
                 .map(attempt)
                 .find_first(Option::is_some)
                 .flatten()
         } else {
-            (0..restarts).find_map(attempt)
+            (0..RESTARTS).find_map(attempt)
         };
         match found {
             Some(layout) => best = layout,
@@ -155,7 +152,12 @@ fn cover_with<const W: usize>(
     for &q in queens.iter() {
         occupied.set(q as usize);
     }
+    // Unweighted, every weight is 1 and a popcount gives the sum without visiting the squares:
+    // the small boards of every table spend most of their time here.
     let sum = |set: &Bits<W>, weight: &[u64]| {
+        if !weighted {
+            return set.count() as i64;
+        }
         let mut total = 0u64;
         set.for_each(|s| total += weight[s]);
         total as i64
