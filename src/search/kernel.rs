@@ -83,6 +83,10 @@ pub(crate) struct Searcher<'a, const W: usize> {
     /// The node's forced long lines at each depth (see `bounds::FamilyMasks`), for screening its
     /// children.
     forced: [u32; MAX_QUEENS + 2],
+    /// The largest coverages (uncovered squares one queen would cover) among the allowed squares
+    /// of the node just expanded, largest first, with multiplicity; `None` when its coverage bound
+    /// did not run (then `cov` is stale too).
+    top_cov: Option<[u8; TOP_COVERAGES]>,
 }
 
 impl<'a, const W: usize> Searcher<'a, W> {
@@ -126,6 +130,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
                 std::cmp::Ordering::Equal => None,
             },
             forced: [0; MAX_QUEENS + 2],
+            top_cov: None,
         }
     }
 
@@ -233,6 +238,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
         screened: usize,
     ) -> Expansion {
         self.nodes += 1;
+        self.top_cov = None;
         let geo = self.geo;
         let uncovered = geo.full.minus(&node.covered);
         if uncovered.is_empty() {
@@ -372,6 +378,15 @@ impl<'a, const W: usize> Searcher<'a, W> {
         if sum < need {
             return true;
         }
+        let mut top = [0u8; TOP_COVERAGES];
+        let (mut c, mut i) = (max_cov, 0);
+        while c > 0 && i < TOP_COVERAGES {
+            let take = (hist[c] as usize).min(TOP_COVERAGES - i);
+            top[i..i + take].fill(c as u8);
+            i += take;
+            c -= 1;
+        }
+        self.top_cov = Some(top);
 
         // Bird's bound: bucket the allowed squares by coverage, largest first.
         let mut start = 0u16;
@@ -431,14 +446,16 @@ impl<'a, const W: usize> Searcher<'a, W> {
     }
 
     /// Search the subtree of `node` (whose queens are `queens[..depth]`, whose forbidden squares are
-    /// counted in `line_forbidden`) to the end; `screened` as for [`Searcher::expand`].
-    pub fn search(&mut self, node: Node<W>, screened: usize) {
+    /// counted in `line_forbidden`) to the end; `screened` as for [`Searcher::expand`];
+    /// `cover_cap`: the most uncovered squares one queen of this subtree can cover, if the parent
+    /// knows it (`usize::MAX` otherwise).
+    pub fn search(&mut self, node: Node<W>, screened: usize, cover_cap: usize) {
         if self.nodes.is_multiple_of(CANCEL_POLL) && self.shared.should_stop() {
             return;
         }
         let limit = self.limit();
         if self.depth < limit && limit - self.depth <= 2 {
-            self.finish(&node, screened);
+            self.finish(&node, screened, cover_cap);
             return;
         }
         let mut cands = [0u16; MAX_CANDIDATES];
@@ -454,8 +471,19 @@ impl<'a, const W: usize> Searcher<'a, W> {
         let uncovered = geo.full.minus(&node.covered);
         let need = uncovered.count() as usize;
         let mut forbidden = node.forbidden;
+        // The children's coverages, read before the first child overwrites them (see
+        // `child_lacks_coverage`). Without them (the bound was lowered under `expand` before its
+        // coverage bound ran) nothing is screened.
+        let top_cov = self.top_cov;
+        let mut cand_cov = [0u8; MAX_CANDIDATES];
+        if top_cov.is_some() {
+            for (c, &v) in cand_cov.iter_mut().zip(&cands[..n]) {
+                *c = self.cov[v as usize];
+            }
+        }
+        let cover_cap = top_cov.map_or(usize::MAX, |top| top[0] as usize);
         let mut tried = 0;
-        for &v in &cands[..n] {
+        for (&v, &v_cov) in cands[..n].iter().zip(&cand_cov) {
             let v = v as usize;
             let limit = self.limit();
             if self.depth + 1 > limit {
@@ -463,7 +491,9 @@ impl<'a, const W: usize> Searcher<'a, W> {
             }
             tried += 1;
             let child_remaining = limit - self.depth - 1;
-            let hopeless = self.child_is_hopeless(&uncovered, need, v, child_remaining);
+            let hopeless = top_cov
+                .is_some_and(|top| child_lacks_coverage(&top, v_cov, need, child_remaining))
+                || self.child_is_hopeless(&uncovered, need, v, child_remaining);
             if !hopeless {
                 self.queens[self.depth] = v as u16;
                 self.depth += 1;
@@ -473,6 +503,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
                         forbidden,
                     },
                     child_remaining.max(1),
+                    cover_cap,
                 );
                 self.depth -= 1;
             }
@@ -522,7 +553,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
     /// branching square (in order), either `v` covers the rest, or the second queen must lie in
     /// the cover of every square `v` leaves uncovered, and the lowest such square is taken, as the
     /// general search would take it.
-    fn finish(&mut self, node: &Node<W>, screened: usize) {
+    fn finish(&mut self, node: &Node<W>, screened: usize, cover_cap: usize) {
         self.nodes += 1;
         let geo = self.geo;
         let uncovered = geo.full.minus(&node.covered);
@@ -555,7 +586,8 @@ impl<'a, const W: usize> Searcher<'a, W> {
                 self.depth -= 1;
                 continue;
             }
-            if self.depth + 2 > limit {
+            // The second queen covers at most `cover_cap` of them.
+            if self.depth + 2 > limit || rest.count() as usize > cover_cap {
                 continue;
             }
             let mut second = if self.independent {
@@ -588,6 +620,40 @@ impl<'a, const W: usize> Searcher<'a, W> {
             }
         }
     }
+}
+
+/// How many of a node's largest coverages are kept for screening its children: enough for
+/// children with up to `TOP_COVERAGES - 1` queens left.
+const TOP_COVERAGES: usize = 5;
+
+/// Whether the child placing a queen of coverage `v_cov` (of this node's `need` uncovered squares)
+/// cannot be completed by `child_remaining` more queens: a square's coverage never grows down the
+/// tree, so the later queens cover at most the `child_remaining` largest of this node's coverages
+/// (`top_cov`, largest first, over the node's allowed squares, `v` among them) other than `v`'s,
+/// and that must reach what `v` leaves uncovered. It is the child's own max-coverage bound with
+/// this node's coverages, known before the child is entered; the last two queens get no coverage
+/// bound of their own (`finish`), so there it is the only one.
+#[inline(always)]
+fn child_lacks_coverage(
+    top_cov: &[u8; TOP_COVERAGES],
+    v_cov: u8,
+    need: usize,
+    child_remaining: usize,
+) -> bool {
+    let k = child_remaining;
+    if k >= TOP_COVERAGES {
+        return false;
+    }
+    let x = v_cov as usize;
+    let top: usize = top_cov[..k].iter().map(|&c| c as usize).sum();
+    // When `v`'s coverage is among the k largest, one copy of it is `v` itself: drop it and take
+    // the next largest instead.
+    let reach = if k > 0 && x >= top_cov[k - 1] as usize {
+        top - x + top_cov[k] as usize
+    } else {
+        top
+    };
+    reach + x < need
 }
 
 /// A searcher's large buffers, kept per thread between parts: parts are many and short, and every
@@ -692,6 +758,31 @@ pub(super) fn top_sum(counts: &[u8; FAMILY_SLOTS], k: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn children_short_of_coverage() {
+        let top = [10, 8, 8, 5, 3];
+        // k = 2 with the largest coverage: the others reach 8 + 8.
+        assert!(child_lacks_coverage(&top, 10, 27, 2));
+        assert!(!child_lacks_coverage(&top, 10, 26, 2));
+        // One of two equal coverages: the other copy stays.
+        assert!(child_lacks_coverage(&top, 8, 27, 2));
+        assert!(!child_lacks_coverage(&top, 8, 26, 2));
+        // Below the top two: they stay whole.
+        assert!(child_lacks_coverage(&top, 5, 24, 2));
+        assert!(!child_lacks_coverage(&top, 5, 23, 2));
+        // k = 1 and k = 4.
+        assert!(child_lacks_coverage(&top, 10, 19, 1));
+        assert!(!child_lacks_coverage(&top, 10, 18, 1));
+        assert!(!child_lacks_coverage(&top, 3, 13, 1));
+        assert!(child_lacks_coverage(&top, 10, 35, 4));
+        assert!(!child_lacks_coverage(&top, 10, 34, 4));
+        // No queen left: only a queen covering everything completes the layout.
+        assert!(child_lacks_coverage(&top, 9, 10, 0));
+        assert!(!child_lacks_coverage(&top, 10, 10, 0));
+        // More queens left than coverages kept: no claim.
+        assert!(!child_lacks_coverage(&top, 1, 1000, TOP_COVERAGES));
+    }
 
     #[test]
     fn top_sums() {
