@@ -75,7 +75,7 @@ fn shuffled(n: usize, seed: u64) -> Vec<usize> {
 fn merged_answers_do_not_depend_on_the_order_of_the_parts() {
     // 14x14: the start layout is optimal, the parts prove it. The independent ones find better
     // layouts in many parts, so the tie-breaking between parts is tested too.
-    for board in [vec!["14x14"], vec!["14x14", "-i"], vec!["11x13", "-i"]] {
+    for board in [vec!["14x14"], vec!["14x14", "-i"], vec!["11x14", "-i"]] {
         let expected = answer(&ok(&[&["solve"], &board[..]].concat()));
         for seed in 1..=3 {
             let dir = TempDir::new().unwrap();
@@ -381,7 +381,7 @@ fn checkpointed_solve_resumes_after_sigint() {
 fn a_plan_from_a_search_that_cuts_differently_is_refused() {
     let dir = TempDir::new().unwrap();
     let run_dir = dir.path().join("run");
-    let n = plan(&run_dir, &["11x13", "-i", "--parts", "20"]);
+    let n = plan(&run_dir, &["11x14", "-i", "--parts", "20"]);
     assert!(n > 2);
     // As if another build had placed other queens at part 1's path.
     let file = run_dir.join("plan.json");
