@@ -230,6 +230,19 @@ impl FamilyMasks {
         if t <= free {
             return true;
         }
+        // Squares no queen of a required line can reach are left to the free queens.
+        let mut reach = 0u64;
+        let mut r = required;
+        while r != 0 {
+            let s = r.trailing_zeros() as usize;
+            r &= r - 1;
+            let d = s.abs_diff(l);
+            let a = self.allowed[s] as u64;
+            reach |= a | a >> d | a << d;
+        }
+        if (target & !reach).count_ones() as usize > 3 * free {
+            return false;
+        }
         let p = target.trailing_zeros() as usize;
         let need_first = t.saturating_sub(3 * (queens - 1));
         let mut r = required;
