@@ -6,7 +6,7 @@
 
 use rayon::prelude::*;
 
-use crate::board::{Bits, Geometry};
+use crate::board::{Bits, Board, Geometry};
 
 use super::kernel::MAX_CANDIDATES;
 
@@ -64,22 +64,60 @@ const LARGE_BOARD_ANY_DISTANCE: usize = 17;
 const STEPS_LARGE_FAR: u32 = 300_000;
 const STEPS_LARGE_NEAR: u32 = 150_000;
 
+/// The cost of one pair of attacking queens in `cover_independent`, against weights of squares
+/// that start at 1 and grow by 1 each step they stay uncovered. Measured on the boards 13..20 ×
+/// 13..20 with 30 000 steps: 5 and 20 each missed more published values than 10.
+const CLASH: i64 = 10;
+
+/// Steps per restart of the independent local search (see `cover_independent`) on `board`,
+/// scaled to what the exhaustive search after it costs:
+/// - Under 180 squares: none. From the greedy start every i search there takes well under a
+///   second (the whole triangle up to 13×13 about half a CPU second), less than the local search
+///   would cost.
+/// - 3 000 on boards up to 240 squares and on thin boards (shorter side up to 12). That reaches
+///   the published i on every board from 180 squares up to 240 but 13×16 (9 for 8, whose search
+///   takes 1.5 s from the greedy start of 9 anyway); on the boards 9..12 × 19..32 it
+///   gives the same starts as 30 000 steps except on 12×20 (10 instead of 9), while 100 000 steps
+///   cost 9 s on 12×26, whose search from the greedy start takes 3 s.
+/// - 30 000 up to 300 squares: 17×17 needs 10 000 (16×17 stops at 10 for 9 with these seeds).
+/// - 100 000 from 300 squares, whose searches take minutes to hours: 18×19 = 10 needed 100 000
+///   where 30 000 stopped at 11.
+fn independent_steps(board: Board) -> u32 {
+    let squares = board.squares();
+    let side = board.rows().min(board.cols());
+    if squares < 180 {
+        0
+    } else if squares < 240 || side <= 12 {
+        3_000
+    } else if squares < 300 {
+        30_000
+    } else {
+        100_000
+    }
+}
+
 /// Improve a dominating layout by local search: drop one queen, then move one queen at a time to
 /// cover a randomly chosen uncovered square, taking the move that leaves the fewest squares
 /// uncovered, or on large boards the least weight uncovered (see `cover_with`; a short tabu list
-/// stops a queen from moving straight back); on success drop another.
+/// stops a queen from moving straight back); on success drop another. With `independent`, `start`
+/// must be independent and so is every layout kept: the moves are those of `cover_independent`.
 /// Returns the smallest layout found (`start` itself if none).
 pub(crate) fn shrink<const W: usize>(
     geo: &Geometry<W>,
     start: Vec<u16>,
     parallel: bool,
     floor: usize,
+    independent: bool,
 ) -> Vec<u16> {
     let n = geo.board.squares();
+    let independent_steps = independent_steps(geo.board);
+    if independent && independent_steps == 0 {
+        return start;
+    }
     let mut best = start;
     // Below the proven lower bound there is nothing to find.
     while best.len() > floor.max(1) {
-        // Drop the queen whose loss uncovers least.
+        // Drop the queen whose loss uncovers least (dropping a queen keeps a layout independent).
         let mut count = vec![0u8; n];
         for &q in &best {
             geo.cover[q as usize].for_each(|s| count[s] += 1);
@@ -97,17 +135,23 @@ pub(crate) fn shrink<const W: usize>(
             (geo.board.rows() * 64 + geo.board.cols()) as u64 * 1000 + fewer.len() as u64;
         let far = best.len() >= floor + 2;
         let side = geo.board.rows().min(geo.board.cols());
-        let weighted = side >= LARGE_BOARD_ANY_DISTANCE || (far && side >= LARGE_BOARD_MIN_SIDE);
-        let steps = match (weighted, far) {
-            (true, true) => STEPS_LARGE_FAR,
-            (true, false) => STEPS_LARGE_NEAR,
-            (false, true) => STEPS_FAR_FROM_BOUND,
-            (false, false) => STEPS_PER_RESTART,
-        };
         let attempt = |restart: u64| {
             let mut queens = fewer.clone();
             let mut rng = XorShift((0x9E37_79B9_7F4A_7C15 ^ (seed_base * RESTARTS + restart)) | 1);
-            cover_with(geo, &mut queens, steps, weighted, &mut rng).then_some(queens)
+            let found = if independent {
+                cover_independent(geo, &mut queens, independent_steps, &mut rng)
+            } else {
+                let weighted =
+                    side >= LARGE_BOARD_ANY_DISTANCE || (far && side >= LARGE_BOARD_MIN_SIDE);
+                let steps = match (weighted, far) {
+                    (true, true) => STEPS_LARGE_FAR,
+                    (true, false) => STEPS_LARGE_NEAR,
+                    (false, true) => STEPS_FAR_FROM_BOUND,
+                    (false, false) => STEPS_PER_RESTART,
+                };
+                cover_with(geo, &mut queens, steps, weighted, &mut rng)
+            };
+            found.then_some(queens)
         };
         let found = if parallel {
             (0..RESTARTS)
@@ -221,6 +265,120 @@ fn cover_with<const W: usize>(
     false
 }
 
+/// Local search for an independent dominating layout with `queens.len()` queens within `steps`
+/// moves; on success `queens` holds it. `queens` must not attack each other at the start.
+///
+/// Moves that keep the queens independent at every step (a queen may only move onto a square no
+/// other queen attacks) get stuck: measured on the boards 13..20 × 13..20, 75 000 such steps per
+/// restart missed two of the published values in each of three seeds. So here queens may
+/// attack each other for a while: every attacking pair costs `CLASH` on top of the weight left
+/// uncovered (weighted as in `cover_with`), and the search ends only with nothing uncovered and
+/// no pair attacking. A step picks one violation at random, an uncovered square or an attacked
+/// queen, and makes the best move that mends it: some queen onto a square covering the square,
+/// or the attacked queen onto any unoccupied square. 30 000 such steps (about as much CPU as the
+/// 75 000) missed one, none and two published values with the same three seeds.
+fn cover_independent<const W: usize>(
+    geo: &Geometry<W>,
+    queens: &mut [u16],
+    steps: u32,
+    rng: &mut XorShift,
+) -> bool {
+    let n = geo.board.squares();
+    let k = queens.len();
+    let mut count = vec![0u8; n];
+    let mut weight = vec![1i64; n];
+    let mut occupied = Bits::<W>::EMPTY;
+    for &q in queens.iter() {
+        geo.cover[q as usize].for_each(|s| count[s] += 1);
+        occupied.set(q as usize);
+    }
+    let mut tabu = vec![0u32; k];
+    // Each destination of a step: (square, weight it would newly cover, queens it sees).
+    let mut dests: Vec<(u16, i64, i64)> = Vec::with_capacity(n);
+    let sum = |set: &Bits<W>, weight: &[i64]| {
+        let mut total = 0;
+        set.for_each(|s| total += weight[s]);
+        total
+    };
+    for step in 1..=steps {
+        let mut uncovered = Bits::<W>::EMPTY;
+        let mut single = Bits::<W>::EMPTY;
+        let mut multiple = Bits::<W>::EMPTY;
+        for (s, &c) in count.iter().enumerate() {
+            match c {
+                0 => uncovered.set(s),
+                1 => single.set(s),
+                _ => multiple.set(s),
+            }
+        }
+        // A queen's own square counts it once: a queen on a square covered twice is attacked.
+        let attacked = multiple.and(&occupied);
+        let missing = uncovered.count();
+        let clashing = attacked.count();
+        if missing == 0 && clashing == 0 {
+            return true;
+        }
+        uncovered.for_each(|s| weight[s] += 1);
+        let pick = rng.below(missing + clashing);
+        let (mover, reachable) = if pick < missing {
+            let target = nth_member(&uncovered, pick);
+            (None, geo.cover[target].minus(&occupied))
+        } else {
+            let square = nth_member(&attacked, pick - missing);
+            let i = queens
+                .iter()
+                .position(|&q| q as usize == square)
+                .expect("an attacked square holds a queen");
+            (Some(i), geo.full.minus(&occupied))
+        };
+        dests.clear();
+        reachable.for_each(|b| {
+            let cover = &geo.cover[b];
+            dests.push((
+                b as u16,
+                sum(&cover.and(&uncovered), &weight),
+                occupied.count_and(cover) as i64,
+            ));
+        });
+        let mut best: Option<(i64, u64, usize, usize)> = None;
+        for (i, &q) in queens.iter().enumerate() {
+            let may_move = match mover {
+                Some(m) => m == i,
+                None => tabu[i] <= step,
+            };
+            if !may_move {
+                continue;
+            }
+            let reach = &geo.cover[q as usize];
+            let lost = reach.and(&single);
+            let lost_total = sum(&lost, &weight);
+            // The queen's own square is in `reach` and counts as one of the queens it sees.
+            let pairs_here = occupied.count_and(reach) as i64 - 1;
+            for &(b, gained, seen) in &dests {
+                let b = b as usize;
+                // The queen sees itself from b exactly when b is in its reach.
+                let pairs_there = seen - reach.contains(b) as i64;
+                let score = gained - lost_total + sum(&lost.and(&geo.cover[b]), &weight)
+                    - CLASH * (pairs_there - pairs_here);
+                let tie = rng.next();
+                if best.is_none_or(|(s, t, _, _)| (score, tie) > (s, t)) {
+                    best = Some((score, tie, i, b));
+                }
+            }
+        }
+        let Some((_, _, i, b)) = best else {
+            continue;
+        };
+        geo.cover[queens[i] as usize].for_each(|s| count[s] -= 1);
+        geo.cover[b].for_each(|s| count[s] += 1);
+        occupied.clear(queens[i] as usize);
+        occupied.set(b);
+        queens[i] = b as u16;
+        tabu[i] = step + 1 + rng.below(3);
+    }
+    false
+}
+
 fn nth_member<const W: usize>(set: &Bits<W>, mut n: u32) -> usize {
     let mut found = usize::MAX;
     set.for_each(|s| {
@@ -247,5 +405,61 @@ impl XorShift {
 
     fn below(&mut self, n: u32) -> u32 {
         (self.next() % n as u64) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Layout;
+    use crate::check::check_independent_dominating;
+
+    fn layout(board: Board, queens: &[u16]) -> Layout {
+        Layout::new(
+            board,
+            queens.iter().map(|&q| board.square(q as usize)).collect(),
+        )
+    }
+
+    #[test]
+    fn the_independent_local_search_gives_independent_dominating_layouts() {
+        // Boards in each budget tier, square and not, thin and not.
+        for (r, c) in [(12, 15), (14, 14), (10, 24), (13, 19)] {
+            let board = Board::new(r, c).unwrap();
+            let geo = Geometry::<8>::new(board);
+            let greedy = greedy(&geo, true);
+            check_independent_dominating(&layout(board, &greedy), greedy.len()).unwrap();
+            let floor = super::super::bounds::lower_bound(board);
+            let shrunk = shrink(&geo, greedy.clone(), false, floor, true);
+            check_independent_dominating(&layout(board, &shrunk), shrunk.len())
+                .unwrap_or_else(|e| panic!("{board}: {e}"));
+            assert!(shrunk.len() >= floor);
+            assert!(
+                shrunk.len() < greedy.len(),
+                "{board}: no smaller layout found"
+            );
+        }
+    }
+
+    #[test]
+    fn every_layout_the_penalised_moves_end_on_is_independent_dominating() {
+        // Straight from the moves, on small boards no budget tier reaches, with one queen fewer
+        // than greedy: whatever succeeds must have nothing uncovered and no pair attacking.
+        let mut successes = 0;
+        for n in 5..=11 {
+            for m in n..=n + 3 {
+                let board = Board::new(n, m).unwrap();
+                let geo = Geometry::<4>::new(board);
+                let mut queens = greedy(&geo, true);
+                queens.pop();
+                let mut rng = XorShift(0x9E37_79B9_7F4A_7C15 ^ (n * 64 + m) as u64);
+                if cover_independent(&geo, &mut queens, 2_000, &mut rng) {
+                    successes += 1;
+                    check_independent_dominating(&layout(board, &queens), queens.len())
+                        .unwrap_or_else(|e| panic!("{board}: {e}"));
+                }
+            }
+        }
+        assert!(successes > 0, "no board improved on greedy");
     }
 }

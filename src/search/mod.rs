@@ -354,11 +354,7 @@ impl SearchSpace {
     pub fn start_layout(&self, parallel: bool) -> Layout {
         let queens = with_space!(self, s => {
             let start = heuristic::greedy(&s.geo, s.independent);
-            if s.independent {
-                start
-            } else {
-                heuristic::shrink(&s.geo, start, parallel, bounds::lower_bound(s.board()))
-            }
+            heuristic::shrink(&s.geo, start, parallel, bounds::lower_bound(s.board()), s.independent)
         });
         self.layout(&queens)
     }
