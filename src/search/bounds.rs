@@ -186,28 +186,28 @@ impl FamilyMasks {
     /// completion in which `l` holds no queen has such queens, so when none exist, `l` needs a
     /// queen too.
     pub fn coverable_given(&self, l: usize, target: u64, remaining: usize, required: u32) -> bool {
-        let view = self.view(l);
-        if required == 0 {
-            return view.coverable(target, remaining);
-        }
-        let mut r = required;
-        while r != 0 {
-            let s = r.trailing_zeros() as usize;
-            r &= r - 1;
+        for s in ones(required) {
             if self.allowed[s] == 0 {
                 // No queen can stand on a line that needs one: no completion at all.
                 return false;
             }
         }
         let free = remaining.saturating_sub(required.count_ones() as usize);
-        self.cover_with_required(&view, l, target, free, required)
+        self.cover_with_required(&self.view(l), l, target, free, required)
     }
 
     /// The search behind `coverable_given`: `free` queens anywhere off `l`, and one queen on each
-    /// line of `required` (which may cover nothing of `target`). The lowest square p of `target`
-    /// is covered either by a free queen (tried as in `LineView::coverable`) or by the queen of a
-    /// required line s, at the best of its allowed positions covering p (the one reaching
-    /// furthest up, as no square of `target` lies below p).
+    /// line of `required` (which may cover nothing of `target`), each square of `target` covered
+    /// by some allowed queen off `l`. The lowest square p of `target` is covered either by the
+    /// queen of a required line, or by a free queen at some distance d; try each, then cover the
+    /// rest.
+    ///
+    /// A queen at distance d covering p stands at x = p + d (covering p, p + d, p + 2d), at x = p
+    /// (covering p − d, p, p + d) or at x = p − d (covering p − 2d, p − d, p). No square of
+    /// `target` lies below p, so the first covers all the second does, and the third covers p
+    /// alone: per line (required) or per distance (free), only the best one allowed is tried,
+    /// and a free queen covering p alone only if no free queen covers more. The first queen must
+    /// leave at most three squares per later queen.
     fn cover_with_required(
         &self,
         view: &LineView,
@@ -216,9 +216,6 @@ impl FamilyMasks {
         free: usize,
         required: u32,
     ) -> bool {
-        if required == 0 {
-            return view.coverable(target, free);
-        }
         let t = target.count_ones() as usize;
         if t == 0 {
             return true;
@@ -228,27 +225,28 @@ impl FamilyMasks {
             return false;
         }
         if t <= free {
+            // A free queen for every square.
             return true;
         }
-        // Squares no queen of a required line can reach are left to the free queens.
-        let mut reach = 0u64;
-        let mut r = required;
-        while r != 0 {
-            let s = r.trailing_zeros() as usize;
-            r &= r - 1;
-            let d = s.abs_diff(l);
-            let a = self.allowed[s] as u64;
-            reach |= a | a >> d | a << d;
-        }
-        if (target & !reach).count_ones() as usize > 3 * free {
-            return false;
+        if required == 0 {
+            if free == 1 {
+                return view.one_queen_covers(target);
+            }
+        } else {
+            // Squares no queen of a required line can reach are left to the free queens.
+            let mut reach = 0u64;
+            for s in ones(required) {
+                let d = s.abs_diff(l);
+                let a = self.allowed[s] as u64;
+                reach |= a | a >> d | a << d;
+            }
+            if (target & !reach).count_ones() as usize > 3 * free {
+                return false;
+            }
         }
         let p = target.trailing_zeros() as usize;
         let need_first = t.saturating_sub(3 * (queens - 1));
-        let mut r = required;
-        while r != 0 {
-            let s = r.trailing_zeros() as usize;
-            r &= r - 1;
+        for s in ones(required) {
             let d = s.abs_diff(l);
             let a = self.allowed[s] as u64;
             let hit = if a >> (p + d) & 1 != 0 {
@@ -347,53 +345,6 @@ impl LineView {
         self.by_distance[d] >> x & 1 != 0
     }
 
-    /// Whether `remaining` queens from the view cover `target`, each square of which some queen of
-    /// the view covers: the lowest square p of `target` is covered by a queen at some distance d;
-    /// try each, then cover the rest. The last queen is looked up directly.
-    fn coverable(&self, target: u64, remaining: usize) -> bool {
-        let t = target.count_ones() as usize;
-        if t == 0 {
-            return true;
-        }
-        if t > 3 * remaining {
-            return false;
-        }
-        if t <= remaining {
-            // A queen for every square.
-            return true;
-        }
-        if remaining == 1 {
-            return self.one_queen_covers(target);
-        }
-        let p = target.trailing_zeros() as usize;
-        // A queen at distance d covering p stands at x = p + d (covering p, p + d, p + 2d), at
-        // x = p (covering p − d, p, p + d) or at x = p − d (covering p − 2d, p − d, p). No square
-        // of `target` lies below p, so the first covers all the second does, and the third covers
-        // p alone: per distance, only the best one allowed is tried, and p alone only if nothing
-        // covers more. The first queen must leave at most three squares per later queen.
-        let need_first = t.saturating_sub(3 * (remaining - 1));
-        let mut alone = false;
-        for d in 1..=self.farthest {
-            let hit = if self.at(d, p + d) {
-                1u64 << p | 1 << (p + d) | 1 << (p + 2 * d)
-            } else if self.at(d, p) {
-                1u64 << p | 1 << (p + d)
-            } else {
-                alone |= p >= d && self.at(d, p - d);
-                continue;
-            };
-            let hit = hit & target;
-            if hit.count_ones() == 1 {
-                alone = true;
-            } else if hit.count_ones() as usize >= need_first
-                && self.coverable(target & !hit, remaining - 1)
-            {
-                return true;
-            }
-        }
-        alone && need_first <= 1 && self.coverable(target & (target - 1), remaining - 1)
-    }
-
     /// Whether one queen of the view covers all of `target` (two or three squares): at distance d
     /// it covers x and x ± d, so two squares y < z are x and x + d, x − d and x, or x − d and
     /// x + d; three must be evenly spaced around x.
@@ -408,6 +359,17 @@ impl LineView {
         }
         self.at(d, y) || self.at(d, z) || (d.is_multiple_of(2) && self.at(d / 2, y + d / 2))
     }
+}
+
+/// The positions of the set bits of `mask`, lowest first.
+fn ones(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
 }
 
 /// Whether `forced` (the forced lines of the family `masks`, with `family` its index among the
@@ -429,10 +391,7 @@ pub(crate) fn forcing_bound_exceeds(
     if forced.count == 0 {
         return false;
     }
-    let mut f = forced.lines;
-    while f != 0 {
-        let l = f.trailing_zeros() as usize;
-        f &= f - 1;
+    for l in ones(forced.lines) {
         if masks.allowed[l] == 0 {
             return true;
         }
@@ -446,10 +405,7 @@ pub(crate) fn forcing_bound_exceeds(
             reach += top_sum(&lines, remaining);
             continue;
         }
-        let mut f = forced.lines;
-        while f != 0 {
-            let l = f.trailing_zeros() as usize;
-            f &= f - 1;
+        for l in ones(forced.lines) {
             reach += lines[l] as usize;
             lines[l] = 0;
         }

@@ -255,11 +255,7 @@ fn cover_with<const W: usize>(
         let Some((_, _, i, b)) = best else {
             continue;
         };
-        geo.cover[queens[i] as usize].for_each(|s| count[s] -= 1);
-        geo.cover[b].for_each(|s| count[s] += 1);
-        occupied.clear(queens[i] as usize);
-        occupied.set(b);
-        queens[i] = b as u16;
+        move_queen(geo, queens, i, b, &mut count, &mut occupied);
         tabu[i] = step + 1 + rng.below(3);
     }
     false
@@ -369,14 +365,26 @@ fn cover_independent<const W: usize>(
         let Some((_, _, i, b)) = best else {
             continue;
         };
-        geo.cover[queens[i] as usize].for_each(|s| count[s] -= 1);
-        geo.cover[b].for_each(|s| count[s] += 1);
-        occupied.clear(queens[i] as usize);
-        occupied.set(b);
-        queens[i] = b as u16;
+        move_queen(geo, queens, i, b, &mut count, &mut occupied);
         tabu[i] = step + 1 + rng.below(3);
     }
     false
+}
+
+/// Move queen `i` to square `b`, keeping the cover counts and the occupied squares up to date.
+fn move_queen<const W: usize>(
+    geo: &Geometry<W>,
+    queens: &mut [u16],
+    i: usize,
+    b: usize,
+    count: &mut [u8],
+    occupied: &mut Bits<W>,
+) {
+    geo.cover[queens[i] as usize].for_each(|s| count[s] -= 1);
+    geo.cover[b].for_each(|s| count[s] += 1);
+    occupied.clear(queens[i] as usize);
+    occupied.set(b);
+    queens[i] = b as u16;
 }
 
 fn nth_member<const W: usize>(set: &Bits<W>, mut n: u32) -> usize {
