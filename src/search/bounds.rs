@@ -247,19 +247,9 @@ impl FamilyMasks {
         let p = target.trailing_zeros() as usize;
         let need_first = t.saturating_sub(3 * (queens - 1));
         for s in ones(required) {
-            let d = s.abs_diff(l);
-            let a = self.allowed[s] as u64;
-            let hit = if a >> (p + d) & 1 != 0 {
-                1u64 << p | 1 << (p + d) | 1 << (p + 2 * d)
-            } else if a >> p & 1 != 0 {
-                1u64 << p | 1 << (p + d)
-            } else if p >= d && a >> (p - d) & 1 != 0 {
-                1u64 << p
-            } else {
-                continue;
-            };
-            let hit = hit & target;
-            if hit.count_ones() as usize >= need_first
+            let hit = best_hit(self.allowed[s] as u64, p, s.abs_diff(l)) & target;
+            if hit != 0
+                && hit.count_ones() as usize >= need_first
                 && self.cover_with_required(view, l, target & !hit, free, required & !(1 << s))
             {
                 return true;
@@ -270,15 +260,10 @@ impl FamilyMasks {
         }
         let mut alone = false;
         for d in 1..=view.farthest {
-            let hit = if view.at(d, p + d) {
-                1u64 << p | 1 << (p + d) | 1 << (p + 2 * d)
-            } else if view.at(d, p) {
-                1u64 << p | 1 << (p + d)
-            } else {
-                alone |= p >= d && view.at(d, p - d);
+            let hit = best_hit(view.by_distance[d], p, d) & target;
+            if hit == 0 {
                 continue;
-            };
-            let hit = hit & target;
+            }
             if hit.count_ones() == 1 {
                 alone = true;
             } else if hit.count_ones() as usize >= need_first
@@ -358,6 +343,22 @@ impl LineView {
             return last - z == d && self.at(d, z);
         }
         self.at(d, y) || self.at(d, z) || (d.is_multiple_of(2) && self.at(d / 2, y + d / 2))
+    }
+}
+
+/// The squares of a line a queen at distance `d` from it covers, for the best of the positions
+/// `allowed` (bit x: a queen may stand at position x) from which it covers square `p`, when no
+/// square to cover lies below p: x = p + d (covering p, p + d, p + 2d) before x = p (p, p + d)
+/// before x = p − d (only p of the squares at p or above); 0 when none is allowed.
+fn best_hit(allowed: u64, p: usize, d: usize) -> u64 {
+    if allowed >> (p + d) & 1 != 0 {
+        1u64 << p | 1 << (p + d) | 1 << (p + 2 * d)
+    } else if allowed >> p & 1 != 0 {
+        1u64 << p | 1 << (p + d)
+    } else if p >= d && allowed >> (p - d) & 1 != 0 {
+        1u64 << p
+    } else {
+        0
     }
 }
 
