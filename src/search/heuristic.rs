@@ -185,43 +185,24 @@ fn cover_with<const W: usize>(
     weighted: bool,
     rng: &mut XorShift,
 ) -> bool {
-    let k = queens.len();
-    let mut count = vec![0u8; geo.board.squares()];
-    let mut weight = vec![1u64; geo.board.squares()];
-    for &q in queens.iter() {
-        geo.cover[q as usize].for_each(|s| count[s] += 1);
-    }
-    let mut tabu = vec![0u32; k];
-    let mut occupied = Bits::<W>::EMPTY;
-    for &q in queens.iter() {
-        occupied.set(q as usize);
-    }
+    let mut state = CoverState::new(geo, queens);
     // Unweighted, every weight is 1 and a popcount gives the sum without visiting the squares:
     // the small boards of every table spend most of their time here.
-    let sum = |set: &Bits<W>, weight: &[u64]| {
-        if !weighted {
-            return set.count() as i64;
+    let sum = |state: &CoverState<W>, set: &Bits<W>| {
+        if weighted {
+            state.weight_of(set)
+        } else {
+            set.count() as i64
         }
-        let mut total = 0u64;
-        set.for_each(|s| total += weight[s]);
-        total as i64
     };
     for step in 1..=steps {
-        let mut uncovered = Bits::<W>::EMPTY;
-        let mut single = Bits::<W>::EMPTY;
-        for (s, &c) in count.iter().enumerate() {
-            if c == 0 {
-                uncovered.set(s);
-            } else if c == 1 {
-                single.set(s);
-            }
-        }
+        let (uncovered, single) = state.uncovered_and_single();
         let missing = uncovered.count();
         if missing == 0 {
             return true;
         }
         if weighted {
-            uncovered.for_each(|s| weight[s] += 1);
+            state.age(&uncovered);
         }
         // A random uncovered square must be covered: one queen moves onto a square covering it.
         let target = nth_member(&uncovered, rng.below(missing));
@@ -229,34 +210,27 @@ fn cover_with<const W: usize>(
         let mut dests = [(0u16, 0i64); MAX_CANDIDATES];
         let mut m = 0;
         geo.cover[target].for_each(|b| {
-            if !occupied.contains(b) {
-                dests[m] = (b as u16, sum(&geo.cover[b].and(&uncovered), &weight));
+            if !state.occupied.contains(b) {
+                dests[m] = (b as u16, sum(&state, &geo.cover[b].and(&uncovered)));
                 m += 1;
             }
         });
-        let mut best: Option<(i64, u64, usize, usize)> = None;
+        let mut best = BestMove::default();
         for (i, &q) in queens.iter().enumerate() {
-            if tabu[i] > step {
+            if !state.may_move(i, step) {
                 continue;
             }
             // Squares only this queen covers: uncovered again unless the new square covers them.
             let lost = geo.cover[q as usize].and(&single);
-            let lost_total = sum(&lost, &weight);
+            let lost_total = sum(&state, &lost);
             for &(b, gained) in &dests[..m] {
                 let b = b as usize;
                 // Few of the lost squares are covered again from b: sum those, not the rest.
-                let score = gained - lost_total + sum(&lost.and(&geo.cover[b]), &weight);
-                let tie = rng.next();
-                if best.is_none_or(|(s, t, _, _)| (score, tie) > (s, t)) {
-                    best = Some((score, tie, i, b));
-                }
+                let score = gained - lost_total + sum(&state, &lost.and(&geo.cover[b]));
+                best.offer(score, rng, i, b);
             }
         }
-        let Some((_, _, i, b)) = best else {
-            continue;
-        };
-        move_queen(geo, queens, i, b, &mut count, &mut occupied);
-        tabu[i] = step + 1 + rng.below(3);
+        state.make(geo, queens, best, step, rng);
     }
     false
 }
@@ -279,112 +253,156 @@ fn cover_independent<const W: usize>(
     steps: u32,
     rng: &mut XorShift,
 ) -> bool {
-    let n = geo.board.squares();
-    let k = queens.len();
-    let mut count = vec![0u8; n];
-    let mut weight = vec![1i64; n];
-    let mut occupied = Bits::<W>::EMPTY;
-    for &q in queens.iter() {
-        geo.cover[q as usize].for_each(|s| count[s] += 1);
-        occupied.set(q as usize);
-    }
-    let mut tabu = vec![0u32; k];
+    let mut state = CoverState::new(geo, queens);
     // Each destination of a step: (square, weight it would newly cover, queens it sees).
-    let mut dests: Vec<(u16, i64, i64)> = Vec::with_capacity(n);
-    let sum = |set: &Bits<W>, weight: &[i64]| {
-        let mut total = 0;
-        set.for_each(|s| total += weight[s]);
-        total
-    };
+    let mut dests: Vec<(u16, i64, i64)> = Vec::with_capacity(geo.board.squares());
     for step in 1..=steps {
-        let mut uncovered = Bits::<W>::EMPTY;
-        let mut single = Bits::<W>::EMPTY;
-        let mut multiple = Bits::<W>::EMPTY;
-        for (s, &c) in count.iter().enumerate() {
-            match c {
-                0 => uncovered.set(s),
-                1 => single.set(s),
-                _ => multiple.set(s),
-            }
-        }
-        // A queen's own square counts it once: a queen on a square covered twice is attacked.
-        let attacked = multiple.and(&occupied);
+        let (uncovered, single) = state.uncovered_and_single();
+        // A queen's own square counts it once, and is covered: a queen on a square covered more
+        // than once is attacked.
+        let attacked = state.occupied.minus(&single);
         let missing = uncovered.count();
         let clashing = attacked.count();
         if missing == 0 && clashing == 0 {
             return true;
         }
-        uncovered.for_each(|s| weight[s] += 1);
+        state.age(&uncovered);
         let pick = rng.below(missing + clashing);
         let (mover, reachable) = if pick < missing {
             let target = nth_member(&uncovered, pick);
-            (None, geo.cover[target].minus(&occupied))
+            (None, geo.cover[target].minus(&state.occupied))
         } else {
             let square = nth_member(&attacked, pick - missing);
             let i = queens
                 .iter()
                 .position(|&q| q as usize == square)
                 .expect("an attacked square holds a queen");
-            (Some(i), geo.full.minus(&occupied))
+            (Some(i), geo.full.minus(&state.occupied))
         };
         dests.clear();
         reachable.for_each(|b| {
             let cover = &geo.cover[b];
             dests.push((
                 b as u16,
-                sum(&cover.and(&uncovered), &weight),
-                occupied.count_and(cover) as i64,
+                state.weight_of(&cover.and(&uncovered)),
+                state.occupied.count_and(cover) as i64,
             ));
         });
-        let mut best: Option<(i64, u64, usize, usize)> = None;
+        let mut best = BestMove::default();
         for (i, &q) in queens.iter().enumerate() {
             let may_move = match mover {
                 Some(m) => m == i,
-                None => tabu[i] <= step,
+                None => state.may_move(i, step),
             };
             if !may_move {
                 continue;
             }
             let reach = &geo.cover[q as usize];
             let lost = reach.and(&single);
-            let lost_total = sum(&lost, &weight);
+            let lost_total = state.weight_of(&lost);
             // The queen's own square is in `reach` and counts as one of the queens it sees.
-            let pairs_here = occupied.count_and(reach) as i64 - 1;
+            let pairs_here = state.occupied.count_and(reach) as i64 - 1;
             for &(b, gained, seen) in &dests {
                 let b = b as usize;
                 // The queen sees itself from b exactly when b is in its reach.
                 let pairs_there = seen - reach.contains(b) as i64;
-                let score = gained - lost_total + sum(&lost.and(&geo.cover[b]), &weight)
+                let score = gained - lost_total + state.weight_of(&lost.and(&geo.cover[b]))
                     - CLASH * (pairs_there - pairs_here);
-                let tie = rng.next();
-                if best.is_none_or(|(s, t, _, _)| (score, tie) > (s, t)) {
-                    best = Some((score, tie, i, b));
-                }
+                best.offer(score, rng, i, b);
             }
         }
-        let Some((_, _, i, b)) = best else {
-            continue;
-        };
-        move_queen(geo, queens, i, b, &mut count, &mut occupied);
-        tabu[i] = step + 1 + rng.below(3);
+        state.make(geo, queens, best, step, rng);
     }
     false
 }
 
-/// Move queen `i` to square `b`, keeping the cover counts and the occupied squares up to date.
-fn move_queen<const W: usize>(
-    geo: &Geometry<W>,
-    queens: &mut [u16],
-    i: usize,
-    b: usize,
-    count: &mut [u8],
-    occupied: &mut Bits<W>,
-) {
-    geo.cover[queens[i] as usize].for_each(|s| count[s] -= 1);
-    geo.cover[b].for_each(|s| count[s] += 1);
-    occupied.clear(queens[i] as usize);
-    occupied.set(b);
-    queens[i] = b as u16;
+/// What both local searches keep between steps: how many queens cover each square, the squares'
+/// weights, the occupied squares, and for each queen the step before which it may not move again.
+struct CoverState<const W: usize> {
+    count: Vec<u8>,
+    weight: Vec<i64>,
+    occupied: Bits<W>,
+    tabu: Vec<u32>,
+}
+
+impl<const W: usize> CoverState<W> {
+    fn new(geo: &Geometry<W>, queens: &[u16]) -> Self {
+        let n = geo.board.squares();
+        let mut state = CoverState {
+            count: vec![0; n],
+            weight: vec![1; n],
+            occupied: Bits::EMPTY,
+            tabu: vec![0; queens.len()],
+        };
+        for &q in queens {
+            geo.cover[q as usize].for_each(|s| state.count[s] += 1);
+            state.occupied.set(q as usize);
+        }
+        state
+    }
+
+    /// The squares no queen covers, and the squares exactly one queen covers.
+    fn uncovered_and_single(&self) -> (Bits<W>, Bits<W>) {
+        let mut uncovered = Bits::<W>::EMPTY;
+        let mut single = Bits::<W>::EMPTY;
+        for (s, &c) in self.count.iter().enumerate() {
+            if c == 0 {
+                uncovered.set(s);
+            } else if c == 1 {
+                single.set(s);
+            }
+        }
+        (uncovered, single)
+    }
+
+    fn weight_of(&self, set: &Bits<W>) -> i64 {
+        let mut total = 0;
+        set.for_each(|s| total += self.weight[s]);
+        total
+    }
+
+    /// Squares left uncovered for another step weigh one more.
+    fn age(&mut self, uncovered: &Bits<W>) {
+        uncovered.for_each(|s| self.weight[s] += 1);
+    }
+
+    fn may_move(&self, i: usize, step: u32) -> bool {
+        self.tabu[i] <= step
+    }
+
+    /// Make the best move, if there is one, and keep the queen that moved where it is for one to
+    /// three steps, so that it does not move straight back.
+    fn make(
+        &mut self,
+        geo: &Geometry<W>,
+        queens: &mut [u16],
+        best: BestMove,
+        step: u32,
+        rng: &mut XorShift,
+    ) {
+        let Some((_, _, i, b)) = best.0 else {
+            return;
+        };
+        geo.cover[queens[i] as usize].for_each(|s| self.count[s] -= 1);
+        geo.cover[b].for_each(|s| self.count[s] += 1);
+        self.occupied.clear(queens[i] as usize);
+        self.occupied.set(b);
+        queens[i] = b as u16;
+        self.tabu[i] = step + 1 + rng.below(3);
+    }
+}
+
+/// The best move of a step so far: (score, random tie-break, queen, destination).
+#[derive(Default)]
+struct BestMove(Option<(i64, u64, usize, usize)>);
+
+impl BestMove {
+    fn offer(&mut self, score: i64, rng: &mut XorShift, i: usize, b: usize) {
+        let tie = rng.next();
+        if self.0.is_none_or(|(s, t, _, _)| (score, tie) > (s, t)) {
+            self.0 = Some((score, tie, i, b));
+        }
+    }
 }
 
 fn nth_member<const W: usize>(set: &Bits<W>, mut n: u32) -> usize {
