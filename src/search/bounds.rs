@@ -236,9 +236,7 @@ impl FamilyMasks {
             // Squares no queen of a required line can reach are left to the free queens.
             let mut reach = 0u64;
             for s in ones(required) {
-                let d = s.abs_diff(l);
-                let a = self.allowed[s] as u64;
-                reach |= a | a >> d | a << d;
+                reach |= self.covered_from(s, l);
             }
             if (target & !reach).count_ones() as usize > 3 * free {
                 return false;
@@ -307,12 +305,19 @@ impl FamilyMasks {
         let mut out = 0u64;
         for s in 0..self.lines {
             if s != l {
-                let d = s.abs_diff(l);
-                let a = self.allowed[s] as u64;
-                out |= a | a >> d | a << d;
+                out |= self.covered_from(s, l);
             }
         }
         out & ((1 << self.width) - 1)
+    }
+
+    /// The positions of line `l` that some allowed queen of line `s` (not `l`) covers, at
+    /// distance d = |s − l|: x and x ± d for each allowed position x of `s` (some may lie past
+    /// the line's end).
+    fn covered_from(&self, s: usize, l: usize) -> u64 {
+        let d = s.abs_diff(l);
+        let a = self.allowed[s] as u64;
+        a | a >> d | a << d
     }
 }
 
