@@ -14,7 +14,7 @@ use queendom::table::{boards, SizeList};
 use queendom::Board;
 
 use super::output::{OutFile, Target};
-use super::run_dir::{RunDir, WorkError};
+use super::run_dir::{Claim, RunDir, WorkError};
 use super::signals::Interrupt;
 use super::trace_file::TraceArgs;
 use super::{print, usage, Failure, ThreadArgs};
@@ -186,7 +186,7 @@ fn describe(plan: &LoadedPlan, dir: &Path) -> String {
         PlanGoal::Count => ", counting every minimum layout",
     };
     let n = plan.parts();
-    let mut out = format!("plan {}: {what}{goal}, {n} parts\n", plan.id);
+    let mut out = format!("plan {}: {what}{goal}, {}\n", plan.id, parts_text(n));
     if plan.boards.len() == 1 {
         out.push_str(&format!(
             "start layout: {} queens ({})\n",
@@ -201,7 +201,8 @@ fn describe(plan: &LoadedPlan, dir: &Path) -> String {
         ));
     }
     out.push_str(&format!(
-        "run: queendom work {} --part K   (K = 0..{}; or --next, or SLURM_ARRAY_TASK_ID)\n",
+        "run: queendom work {} --next --until-done   (one worker; start as many as you like)\n     \
+         or --part K / --rank R (0..{}; a Slurm array task: R = SLURM_ARRAY_TASK_ID)\n",
         dir.display(),
         n.saturating_sub(1)
     ));
@@ -217,22 +218,33 @@ fn symbol(problem: Problem) -> &'static str {
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
-Without --part or --next, the part comes from SLURM_ARRAY_TASK_ID (a Slurm job array). A part
-that already has a result is not run again (exit 0). Exit codes: 0 the part is done; 1 failure
-(also: the part is being run by another worker); 2 bad command line or run directory; 3 (--next)
-no part left to claim; 130/143 interrupted (nothing of the part is kept).")]
+Without --part, --rank or --next, the rank comes from SLURM_ARRAY_TASK_ID (a Slurm job array: task R
+runs the part --rank R names, so the array starts with the largest parts). A part that already has a
+result is not run again (exit 0). Exit codes: 0 the part is done (--until-done: no part is left to
+claim); 1 failure (also: the part is being run by another worker); 2 bad command line or run
+directory; 3 (--next) no part left to claim; 130/143 interrupted (nothing of the part in progress is
+kept).")]
 pub struct WorkArgs {
     /// The plan directory.
     #[arg(value_name = "RUN")]
     run: PathBuf,
     /// The part to run, 0-based.
-    #[arg(long, value_name = "K", conflicts_with = "next")]
+    #[arg(long, value_name = "K", conflicts_with_all = ["next", "rank"])]
     part: Option<usize>,
+    /// The part to run by its place in --next's order, 0-based: rank 0 is the part with the
+    /// largest estimate. A job array over the ranks 0..N-1 runs every part, the longest first.
+    #[arg(long, value_name = "R", conflicts_with = "next")]
+    rank: Option<usize>,
     /// Claim and run the part with the largest estimate that has no result and no worker.
     #[arg(long)]
     next: bool,
+    /// With --next: claim and run parts in this one process until none is left. The plan and the
+    /// other workers' results are read once, not once per part.
+    #[arg(long, requires = "next")]
+    until_done: bool,
     /// Write one CSV row per search task of the part to FILE (`-`: stdout), as `solve --trace`
-    /// does; `{part}` in FILE becomes the part's number (one file per task of a Slurm array).
+    /// does; `{part}` in FILE becomes the part's number (one file per task of a Slurm array; with
+    /// --until-done FILE must hold `{part}`).
     #[arg(long, value_name = "FILE")]
     trace: Option<String>,
     /// Replace an existing trace file.
@@ -244,6 +256,11 @@ pub struct WorkArgs {
 
 pub fn work(args: WorkArgs) -> Result<(), Failure> {
     let run = RunDir::open(&args.run)?;
+    if args.until_done && args.trace.as_deref().is_some_and(|t| !t.contains("{part}")) {
+        return Err(usage(
+            "with --until-done, --trace FILE needs {part} in its name: one trace per part",
+        ));
+    }
     let interrupt = Interrupt::register()?;
     let pool = args.threads.pool()?;
     let options = SearchOptions {
@@ -251,37 +268,21 @@ pub fn work(args: WorkArgs) -> Result<(), Failure> {
         ..SearchOptions::parallel()
     };
     let parts = run.plan.parts();
-    let (k, _claim) = if args.next {
-        let mut claimed = None;
-        for k in run.plan.claim_order() {
-            if run.result_path(k).exists() && matches!(run.read_result(k), Ok(Some(_))) {
-                continue;
-            }
-            if let Ok(claim) = run.claim(k)? {
-                // Someone may have finished it between the look and the claim.
-                if matches!(run.read_result(k), Ok(Some(_))) {
-                    continue;
-                }
-                claimed = Some((k, claim));
-                break;
-            }
-        }
-        match claimed {
-            Some(c) => c,
-            None => {
-                let results = run.read_results();
-                eprintln!(
-                    "queendom: no part left to claim in {} ({} of {parts} done, the rest being run)",
+    if !args.next {
+        let rank = |r: usize| {
+            let order = run.plan.claim_order();
+            order.get(r).copied().ok_or_else(|| {
+                usage(format!(
+                    "rank {r} does not exist: the plan in {} has ranks 0..{}",
                     args.run.display(),
-                    results.done()
-                );
-                return Err(Failure::Interrupted(NOTHING_LEFT));
-            }
-        }
-    } else {
-        let k = match args.part {
-            Some(k) => k,
-            None => slurm_task()?,
+                    parts.saturating_sub(1)
+                ))
+            })
+        };
+        let k = match (args.part, args.rank) {
+            (Some(k), _) => k,
+            (None, Some(r)) => rank(r)?,
+            (None, None) => rank(slurm_task()?)?,
         };
         if k >= parts {
             return Err(usage(format!(
@@ -298,22 +299,69 @@ pub fn work(args: WorkArgs) -> Result<(), Failure> {
             Ok(None) => {}
             Err(why) => eprintln!("queendom: part {k}: replacing its result file ({why})"),
         }
-        match run.claim(k)? {
-            Ok(claim) => (k, claim),
+        let claim = match run.claim(k)? {
+            Ok(claim) => claim,
             Err(holder) => {
                 return Err(Failure::Error(anyhow::anyhow!(
                     "part {k} is being run by another worker ({holder})"
                 )))
             }
+        };
+        return run_claimed(&run, &args, k, claim, &pool, &options, &interrupt);
+    }
+    let order = run.plan.claim_order();
+    let mut from = 0;
+    let mut ran = 0;
+    loop {
+        match run.claim_next(&order, &mut from)? {
+            Some((k, claim)) => {
+                run_claimed(&run, &args, k, claim, &pool, &options, &interrupt)?;
+                ran += 1;
+                if !args.until_done {
+                    return Ok(());
+                }
+            }
+            None => {
+                let done = run.read_results().done();
+                let others = if done == parts {
+                    String::new()
+                } else {
+                    format!(", the other {} being run", parts - done)
+                };
+                let where_ = args.run.display();
+                if args.until_done {
+                    eprintln!(
+                        "queendom: ran {}; no part left to claim in {where_} ({done} of {parts} done{others})",
+                        parts_text(ran)
+                    );
+                    return Ok(());
+                }
+                eprintln!(
+                    "queendom: no part left to claim in {where_} ({done} of {parts} done{others})"
+                );
+                return Err(Failure::Interrupted(NOTHING_LEFT));
+            }
         }
-    };
+    }
+}
+
+/// Run part `k`, which this process has claimed, store its result and report it.
+fn run_claimed(
+    run: &RunDir,
+    args: &WorkArgs,
+    k: usize,
+    claim: Claim,
+    pool: &rayon::ThreadPool,
+    options: &SearchOptions,
+    interrupt: &Interrupt,
+) -> Result<(), Failure> {
     run.plan
         .check_part(k)
         .map_err(|e| usage(format!("{}: {e}", args.run.display())))?;
     let trace = TraceArgs::for_part(args.trace.as_deref(), k).claim(args.force)?;
     let options = SearchOptions {
         trace: trace.as_ref().map(|t| t.trace()),
-        ..options
+        ..options.clone()
     };
     let threads = args.threads.count();
     let report = match pool.install(|| run.work(k, &options, threads)) {
@@ -330,6 +378,7 @@ pub fn work(args: WorkArgs) -> Result<(), Failure> {
             )))
         }
     };
+    drop(claim);
     let found = match (&report.found, &report.count) {
         (Some(f), _) => format!("found a layout of {} queens", f.queens),
         (None, Some(c)) => format!("{} layouts, {} classes", c.layouts, c.classes),
@@ -344,6 +393,15 @@ pub fn work(args: WorkArgs) -> Result<(), Failure> {
         trace.write()?;
     }
     Ok(())
+}
+
+/// "1 part", "2 parts".
+fn parts_text(n: usize) -> String {
+    if n == 1 {
+        "1 part".to_string()
+    } else {
+        format!("{n} parts")
+    }
 }
 
 fn slurm_task() -> Result<usize, Failure> {

@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use crate::common::{queendom, without_measurements};
+use crate::common::{claim_order, queendom, without_measurements};
 use tempfile::TempDir;
 
 fn run(args: &[&str]) -> (i32, String, String) {
@@ -98,16 +98,7 @@ fn next_claims_the_largest_estimate_first() {
     let dir = TempDir::new().unwrap();
     let run_dir = dir.path().join("run");
     let n = plan(&run_dir, &["14x14", "-i", "--parts", "60"]);
-    let text = std::fs::read(run_dir.join("plan.json")).unwrap();
-    let plan: serde_json::Value = serde_json::from_slice(&text).unwrap();
-    let estimates: Vec<f64> = plan["parts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["estimate"].as_f64().unwrap())
-        .collect();
-    let mut expected: Vec<usize> = (0..n).collect();
-    expected.sort_by(|&a, &b| estimates[b].total_cmp(&estimates[a]).then(a.cmp(&b)));
+    let expected = claim_order(&run_dir);
     // Not simply plan order, or this test would show nothing.
     assert_ne!(expected, (0..n).collect::<Vec<_>>());
     for &k in &expected[..5] {
@@ -118,6 +109,44 @@ fn next_claims_the_largest_estimate_first() {
             "expected part {k}: {err}"
         );
     }
+}
+
+#[test]
+fn a_rank_names_the_part_in_claim_order_and_so_does_a_slurm_task() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    let d = run_dir.to_str().unwrap();
+    let n = plan(&run_dir, &["14x14", "-i", "--parts", "60"]);
+    let order = claim_order(&run_dir);
+    assert_ne!(
+        order[0], 0,
+        "the largest part is not the first: else this shows nothing"
+    );
+    let (code, _, err) = run(&["work", d, "--rank", "3", "-j", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains(&format!("part {} done", order[3])), "{err}");
+    let out = queendom()
+        .args(["work", d, "-j", "1"])
+        .env("SLURM_ARRAY_TASK_ID", "0")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains(&format!("part {} done", order[0])), "{err}");
+    // Every rank once is every part once: an array 0..N-1 over the ranks proves the board.
+    for r in 0..n {
+        let (code, _, err) = run(&["work", d, "--rank", &r.to_string(), "-j", "1"]);
+        assert_eq!(code, 0, "rank {r}: {err}");
+    }
+    assert_eq!(
+        answer(&ok(&["merge", d])),
+        answer(&ok(&["solve", "14x14", "-i"]))
+    );
+    let (code, _, err) = run(&["work", d, "--rank", &n.to_string()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&format!("rank {n} does not exist")), "{err}");
+    let (code, _, err) = run(&["work", d, "--rank", "0", "--part", "0"]);
+    assert_eq!(code, 2, "{err}");
 }
 
 #[test]
@@ -154,6 +183,72 @@ fn two_processes_share_a_plan_with_next() {
     let (code, _, err) = run(&["work", run_dir.to_str().unwrap(), "--next"]);
     assert_eq!(code, 3, "{err}");
     assert!(err.contains("no part left"), "{err}");
+}
+
+#[test]
+fn workers_that_run_until_done_share_a_plan_and_run_every_part_once() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    let n = plan(&run_dir, &["14x14", "-i", "--parts", "60"]);
+    let worker = || {
+        let path = run_dir.clone();
+        std::thread::spawn(move || {
+            let out = queendom()
+                .args([
+                    "work",
+                    path.to_str().unwrap(),
+                    "--next",
+                    "--until-done",
+                    "-j",
+                    "1",
+                ])
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr).into_owned();
+            assert_eq!(out.status.code(), Some(0), "{err}");
+            let ran: Vec<usize> = err
+                .lines()
+                .filter_map(|l| l.strip_prefix("queendom: part "))
+                .filter_map(|l| l.split_once(" done"))
+                .map(|(k, _)| k.parse().unwrap())
+                .collect();
+            let ran_text = match ran.len() {
+                1 => "ran 1 part;".to_string(),
+                n => format!("ran {n} parts;"),
+            };
+            assert!(err.contains(&ran_text), "{err}");
+            ran
+        })
+    };
+    let (a, b) = (worker(), worker());
+    let mut ran = a.join().unwrap();
+    ran.extend(b.join().unwrap());
+    ran.sort();
+    assert_eq!(
+        ran,
+        (0..n).collect::<Vec<_>>(),
+        "every part run exactly once"
+    );
+    let merged = ok(&["merge", run_dir.to_str().unwrap()]);
+    assert_eq!(answer(&merged), answer(&ok(&["solve", "14x14", "-i"])));
+    // Nothing left: a worker that runs until done has done its share (exit 0, no part run).
+    let (code, _, err) = run(&["work", run_dir.to_str().unwrap(), "--next", "--until-done"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("ran 0 parts; no part left to claim"), "{err}");
+    assert!(err.contains(&format!("({n} of {n} done)")), "{err}");
+    // One trace file per part, or none: a fixed name would be overwritten part after part.
+    let (code, _, err) = run(&[
+        "work",
+        run_dir.to_str().unwrap(),
+        "--next",
+        "--until-done",
+        "--trace",
+        "t.csv",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("{part}"), "{err}");
+    let (code, _, err) = run(&["work", run_dir.to_str().unwrap(), "--until-done"]);
+    assert_eq!(code, 2, "--until-done without --next: {err}");
 }
 
 #[test]
@@ -310,14 +405,24 @@ fn bad_run_directories_and_parts_are_usage_errors() {
     assert!(err.contains("does not exist"), "{err}");
     let (code, _, err) = run(&["work", d]);
     assert_eq!(code, 2, "no part and no SLURM_ARRAY_TASK_ID: {err}");
-    // SLURM_ARRAY_TASK_ID names the part.
+    // SLURM_ARRAY_TASK_ID names the part by its rank (see
+    // `a_rank_names_the_part_in_claim_order_and_so_does_a_slurm_task`).
     let out = queendom()
         .args(["work", d])
         .env("SLURM_ARRAY_TASK_ID", "0")
         .output()
         .unwrap();
     assert!(out.status.success());
-    assert!(run_dir.join("results/part-000000.json").exists());
+    let largest = claim_order(&run_dir)[0];
+    assert!(run_dir
+        .join(format!("results/part-{largest:06}.json"))
+        .exists());
+    let out = queendom()
+        .args(["work", d])
+        .env("SLURM_ARRAY_TASK_ID", "x1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
     // An edited plan is another plan: its id changes, and a damaged one is refused.
     let plan_file = run_dir.join("plan.json");
     let text = std::fs::read_to_string(&plan_file).unwrap();

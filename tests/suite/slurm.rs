@@ -215,6 +215,38 @@ fn job_array_over_a_14x14_plan_merges_to_the_answer_of_solve() {
         job_logs(&run_dir)
     );
     assert_all_parts_done(&run_dir);
+    assert_tasks_ran_by_rank(&run_dir);
+}
+
+/// Task R of the array ran the part of rank R (largest estimate first), as its log says.
+fn assert_tasks_ran_by_rank(run_dir: &Path) {
+    let order = crate::common::claim_order(run_dir);
+    let mut tasks = 0;
+    for entry in std::fs::read_dir(run_dir.join("slurm-logs")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(task) = name
+            .strip_prefix("work-")
+            .and_then(|n| n.strip_suffix(".err"))
+            .and_then(|n| n.rsplit_once('_'))
+            .map(|(_, t)| t.parse::<usize>().unwrap())
+        else {
+            continue;
+        };
+        let log = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            log.contains(&format!("part {} done", order[task])),
+            "task {task} should run part {} (rank {task}): {log:?}",
+            order[task]
+        );
+        tasks += 1;
+    }
+    assert_eq!(
+        tasks,
+        order.len(),
+        "one log per task\n{}",
+        job_logs(run_dir)
+    );
 }
 
 #[test]

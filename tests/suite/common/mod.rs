@@ -93,3 +93,19 @@ pub fn assert_snapshot(name: &str, actual: &str) {
         .unwrap_or_else(|e| panic!("snapshot {}: {e}", path.display()));
     assert_eq!(actual, expected, "output differs from snapshot {name}");
 }
+
+/// The parts of the plan in `dir` in the order `--next` claims them: largest estimate first,
+/// ties in plan order.
+pub fn claim_order(dir: &Path) -> Vec<usize> {
+    let text = std::fs::read(dir.join("plan.json")).unwrap();
+    let plan: serde_json::Value = serde_json::from_slice(&text).unwrap();
+    let estimates: Vec<f64> = plan["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["estimate"].as_f64().unwrap())
+        .collect();
+    let mut order: Vec<usize> = (0..estimates.len()).collect();
+    order.sort_by(|&a, &b| estimates[b].total_cmp(&estimates[a]).then(a.cmp(&b)));
+    order
+}
