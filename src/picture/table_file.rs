@@ -7,10 +7,9 @@ use std::collections::BTreeMap;
 
 use thiserror::Error;
 
-use crate::board::{Board, BoardError, Layout, LayoutParseError};
-use crate::check::CheckError;
+use crate::board::{Board, Layout};
 use crate::export::Format;
-use crate::row::{Column, RowKind, RowReadError};
+use crate::row::{Column, LineError, RowKind, RowReader};
 use crate::search::Problem;
 
 /// One problem's numbers with their layouts, by board (ordered by rows, then columns).
@@ -58,12 +57,6 @@ pub enum TableFileError {
     Foreign(String),
     #[error("the table has a header but no rows")]
     NoRows,
-    #[error("line {line} is not a {format} table row: {error}")]
-    BadRow {
-        line: usize,
-        format: Format,
-        error: RowReadError,
-    },
     #[error("line {line} is a row of '{found}', not of domination or independent-domination")]
     UnknownProblem { line: usize, found: String },
     #[error("line {line} is a row of {found}, but line {first_line} is of {first}")]
@@ -73,26 +66,8 @@ pub enum TableFileError {
         first_line: usize,
         first: Problem,
     },
-    #[error("line {line} has an impossible board: {error}")]
-    BadBoard { line: usize, error: BoardError },
-    #[error("line {line} repeats board {board} of line {first}")]
-    Repeated {
-        line: usize,
-        first: usize,
-        board: Board,
-    },
-    #[error("line {line} (board {board}) has a malformed layout: {error}")]
-    BadLayout {
-        line: usize,
-        board: Board,
-        error: LayoutParseError,
-    },
-    #[error("line {line} (board {board}) fails the independent check: {error}")]
-    Check {
-        line: usize,
-        board: Board,
-        error: CheckError,
-    },
+    #[error(transparent)]
+    Line(#[from] LineError),
 }
 
 fn problem_named(name: &str) -> Option<Problem> {
@@ -154,16 +129,10 @@ pub fn read_table(contents: &[u8]) -> Result<PlotTable, TableFileError> {
     }
 
     let mut problem: Option<(Problem, usize)> = None;
-    let mut first_line_of: BTreeMap<Board, usize> = BTreeMap::new();
+    let mut reader = RowReader::new(format, &columns);
     let mut layouts = BTreeMap::new();
     for (line, row_text) in lines {
-        let fields = format
-            .read_row(&columns, row_text.trim_end_matches('\r'))
-            .map_err(|error| TableFileError::BadRow {
-                line,
-                format,
-                error,
-            })?;
+        let fields = reader.fields(line, row_text.trim_end_matches('\r'))?;
         let found =
             problem_named(&fields.problem).ok_or_else(|| TableFileError::UnknownProblem {
                 line,
@@ -181,17 +150,8 @@ pub fn read_table(contents: &[u8]) -> Result<PlotTable, TableFileError> {
             }
             Some(_) => {}
         }
-        let board = Board::new(fields.rows, fields.cols)
-            .map_err(|error| TableFileError::BadBoard { line, error })?;
-        if let Some(&first) = first_line_of.get(&board) {
-            return Err(TableFileError::Repeated { line, first, board });
-        }
-        first_line_of.insert(board, line);
-        let layout = Layout::parse(board, &fields.layout)
-            .map_err(|error| TableFileError::BadLayout { line, board, error })?;
-        found
-            .check(&layout, fields.queens)
-            .map_err(|error| TableFileError::Check { line, board, error })?;
+        let board = reader.board(line, &fields)?;
+        let layout = RowReader::layout(line, board, &fields, found)?;
         layouts.insert(board, layout);
     }
     match problem {
@@ -260,17 +220,17 @@ mod tests {
         let twice = format!("{csv}{}\n", csv.lines().nth(1).unwrap());
         assert!(matches!(
             read_table(twice.as_bytes()),
-            Err(TableFileError::Repeated {
+            Err(TableFileError::Line(LineError::Repeated {
                 line: 11,
                 first: 2,
                 ..
-            })
+            }))
         ));
         // One queen in the corner leaves r2c3 of the 3x3 board uncovered.
         let uncovered = csv.replace("3,3,1,r2c2,", "3,3,1,r1c1,");
         assert!(matches!(
             read_table(uncovered.as_bytes()),
-            Err(TableFileError::Check { line: 9, .. })
+            Err(TableFileError::Line(LineError::Check { line: 9, .. }))
         ));
         let other = csv.replace(",domination,", ",mystery,");
         assert!(matches!(
@@ -280,7 +240,7 @@ mod tests {
         let cut = &csv[..csv.len() - 30];
         assert!(matches!(
             read_table(cut.as_bytes()),
-            Err(TableFileError::BadRow { line: 10, .. })
+            Err(TableFileError::Line(LineError::BadRow { line: 10, .. }))
         ));
     }
 }

@@ -17,14 +17,13 @@
 //! the header, is a table with no rows yet. Files written before rows carried a digest are read
 //! only when every row is re-proved. Anything else is refused, naming the line.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use thiserror::Error;
 
-use crate::board::{Board, BoardError, Layout, LayoutParseError};
-use crate::check::CheckError;
+use crate::board::Board;
 use crate::export::Format;
-use crate::row::{Column, RowKind, RowReadError, TableRow};
+use crate::row::{Column, LineError, RowKind, RowReader, TableRow};
 use crate::search::{self, search_at_most, Problem, SearchError, SearchOptions};
 
 /// Boards of at most this many squares have every kept row re-proved on every resume: proving
@@ -115,40 +114,16 @@ pub enum ResumeError {
         if *counted { "does not count (add --count)" } else { "counts (drop --count)" }
     )]
     OtherKind { format: Format, counted: bool },
-    #[error("line {line} is not a {format} table row: {error}")]
-    BadRow {
-        line: usize,
-        format: Format,
-        error: RowReadError,
-    },
     #[error("line {line} is a row of {found}, but this run computes {expected}")]
     OtherProblem {
         line: usize,
         found: String,
         expected: Problem,
     },
-    #[error("line {line} has an impossible board: {error}")]
-    BadBoard { line: usize, error: BoardError },
     #[error("line {line} holds board {board}, which is not in the requested boards")]
     NotRequested { line: usize, board: Board },
-    #[error("line {line} repeats board {board} of line {first}")]
-    Repeated {
-        line: usize,
-        first: usize,
-        board: Board,
-    },
-    #[error("line {line} (board {board}) has a malformed layout: {error}")]
-    BadLayout {
-        line: usize,
-        board: Board,
-        error: LayoutParseError,
-    },
-    #[error("line {line} (board {board}) fails the independent check: {error}")]
-    Check {
-        line: usize,
-        board: Board,
-        error: CheckError,
-    },
+    #[error(transparent)]
+    Line(#[from] LineError),
     #[error(
         "line {line} (board {board}) does not match its digest '{found}': the row was changed \
          after it was written (by hand, or relabelled from another problem)"
@@ -307,7 +282,7 @@ pub fn read_existing(
     }
 
     let wanted: HashSet<Board> = boards.iter().copied().collect();
-    let mut seen: HashMap<Board, usize> = HashMap::new();
+    let mut reader = RowReader::new(format, &columns);
     let mut rows = Vec::new();
     let first_line = if header.is_empty() { 1 } else { 2 };
     let body = &whole[body_start..];
@@ -324,13 +299,7 @@ pub fn read_existing(
             }
             None => text,
         };
-        let fields = format
-            .read_row(&columns, text)
-            .map_err(|error| ResumeError::BadRow {
-                line,
-                format,
-                error,
-            })?;
+        let fields = reader.fields(line, text)?;
         if fields.problem != problem.name() {
             return Err(ResumeError::OtherProblem {
                 line,
@@ -338,20 +307,11 @@ pub fn read_existing(
                 expected: problem,
             });
         }
-        let board = Board::new(fields.rows, fields.cols)
-            .map_err(|error| ResumeError::BadBoard { line, error })?;
+        let board = reader.board(line, &fields)?;
         if !wanted.contains(&board) {
             return Err(ResumeError::NotRequested { line, board });
         }
-        if let Some(&first) = seen.get(&board) {
-            return Err(ResumeError::Repeated { line, first, board });
-        }
-        seen.insert(board, line);
-        let layout = Layout::parse(board, &fields.layout)
-            .map_err(|error| ResumeError::BadLayout { line, board, error })?;
-        problem
-            .check(&layout, fields.queens)
-            .map_err(|error| ResumeError::Check { line, board, error })?;
+        let layout = RowReader::layout(line, board, &fields, problem)?;
         let row = TableRow {
             board,
             problem,
@@ -502,6 +462,7 @@ pub fn reprove(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Layout;
     use crate::table::{boards, SizeList, TableRunner};
 
     const KIND: RowKind = RowKind::Optimum;
@@ -615,7 +576,7 @@ mod tests {
         let bad = text.replace("3,3,1,r2c2,", "3,3,1,r1c1,");
         assert!(matches!(
             refuse(bad.as_bytes()),
-            ResumeError::Check { line: 7, .. }
+            ResumeError::Line(LineError::Check { line: 7, .. })
         ));
         // Another valid layout of the same size: the checker passes, the digest does not.
         let more = text.replace("3,3,1,r2c2,", "3,3,2,r1c1 r2c2,");
@@ -626,7 +587,7 @@ mod tests {
         let twice = format!("{text}{}", text.lines().nth(1).unwrap()) + "\n";
         assert!(matches!(
             refuse(twice.as_bytes()),
-            ResumeError::Repeated { first: 2, .. }
+            ResumeError::Line(LineError::Repeated { first: 2, .. })
         ));
         let narrow = boards(
             &SizeList::parse("1").unwrap(),
