@@ -81,6 +81,7 @@ impl Workload {
                 queens,
             } => {
                 let board = Board::new(rows, cols).expect("workload boards are valid");
+                // Split at every thread count, one thread included: the work is the same tree.
                 let options = SearchOptions {
                     trace: trace.cloned(),
                     ..SearchOptions::parallel()

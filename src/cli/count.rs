@@ -79,7 +79,7 @@ pub fn run(args: CountArgs) -> Result<(), Failure> {
         let options = SearchOptions {
             progress: Some(progress::part_position(&bar)),
             cancel: Some(interrupt.flag()),
-            ..SearchOptions::parallel()
+            ..SearchOptions::for_threads(args.threads.count())
         };
         let keep = args.list || args.classes;
         let counted = pool.install(|| count(board, problem, keep, &options));

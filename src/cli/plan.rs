@@ -109,7 +109,7 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
     };
     let options = SearchOptions {
         cancel: Some(interrupt.flag()),
-        ..SearchOptions::parallel()
+        ..SearchOptions::for_threads(args.threads.count())
     };
     let pool = args.threads.pool()?;
     let plan = match pool.install(|| build(&request, &options)) {
@@ -265,7 +265,7 @@ pub fn work(args: WorkArgs) -> Result<(), Failure> {
     let pool = args.threads.pool()?;
     let options = SearchOptions {
         cancel: Some(interrupt.flag()),
-        ..SearchOptions::parallel()
+        ..SearchOptions::for_threads(args.threads.count())
     };
     let parts = run.plan.parts();
     if !args.next {

@@ -63,7 +63,7 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
             progress: Some(progress::part_position(&bar)),
             cancel: Some(interrupt.flag()),
             trace: trace.as_ref().map(|t| t.trace()),
-            ..SearchOptions::parallel()
+            ..SearchOptions::for_threads(args.threads.count())
         };
         let solution = match &args.checkpoint {
             None => {

@@ -217,7 +217,7 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
     let options = SearchOptions {
         cancel: Some(interrupt.flag()),
         trace: trace.as_ref().map(|t| t.trace()),
-        ..SearchOptions::parallel()
+        ..SearchOptions::for_threads(threads)
     };
 
     let mut plan = Plan::open(&target, &table, args.force, args.verify)?;
