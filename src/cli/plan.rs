@@ -556,23 +556,23 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
     let symbol = symbol(run.plan.problem);
     let text = match answer.count {
         None => format!(
-            "{symbol}({}) = {}\n{}layout: {}\n({} nodes in {} parts, {:.3} s, {:.3} CPU s, {} threads)\n\n",
+            "{symbol}({}) = {}\n{}layout: {}\n({} nodes in {}, {:.3} s, {:.3} CPU s, {} threads)\n\n",
             answer.board,
             answer.layout.len(),
             answer.layout.diagram(),
             answer.layout.to_squares_string(),
             answer.nodes,
-            answer.parts,
+            parts_text(answer.parts),
             answer.seconds,
             answer.cpu_seconds,
             answer.threads
         ),
         Some((queens, layouts, classes)) => format!(
-            "{symbol}({}) = {queens}\nlayouts: {layouts}\nclasses: {classes} (under {})\n({} nodes in {} parts, {:.3} s, {:.3} CPU s, {} threads)\n\n",
+            "{symbol}({}) = {queens}\nlayouts: {layouts}\nclasses: {classes} (under {})\n({} nodes in {}, {:.3} s, {:.3} CPU s, {} threads)\n\n",
             answer.board,
             group(answer.board),
             answer.nodes,
-            answer.parts,
+            parts_text(answer.parts),
             answer.seconds,
             answer.cpu_seconds,
             answer.threads
