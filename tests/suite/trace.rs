@@ -257,15 +257,21 @@ fn a_checkpointed_table_is_traced_one_board_after_the_other() {
     check_replay(&summary, &rows);
 }
 
-#[test]
-fn a_plans_parts_trace_their_own_tasks_one_file_each() {
-    let dir = TempDir::new().unwrap();
+/// `plan 13x13 -i --parts 6` into `dir`/run.
+fn plan_13x13_i_in_parts(dir: &TempDir) -> std::path::PathBuf {
     let run = dir.path().join("run");
     queendom()
         .args(["plan", "13x13", "-i", "--parts", "6", "-o"])
         .arg(&run)
         .assert()
         .success();
+    run
+}
+
+#[test]
+fn a_plans_parts_trace_their_own_tasks_one_file_each() {
+    let dir = TempDir::new().unwrap();
+    let run = plan_13x13_i_in_parts(&dir);
     let plan: serde_json::Value =
         serde_json::from_slice(&std::fs::read(run.join("plan.json")).unwrap()).unwrap();
     let parts = plan["parts"].as_array().unwrap();
@@ -335,12 +341,7 @@ fn on_one_thread_a_part_is_not_split_into_tasks() {
     // each task's root is searched without what its parent knew (γ(14x14) in 223 parts searched
     // 532 640 nodes split, 449 316 not).
     let dir = TempDir::new().unwrap();
-    let run = dir.path().join("run");
-    queendom()
-        .args(["plan", "13x13", "-i", "--parts", "6", "-o"])
-        .arg(&run)
-        .assert()
-        .success();
+    let run = plan_13x13_i_in_parts(&dir);
     let split = |rows: &[HashMap<String, String>]| {
         rows.iter()
             .filter(|r| r["children"] == "adaptive" || r["children"] == "each")
