@@ -727,57 +727,48 @@ pub fn solve_checkpointed(
         RunDir::create(&sub, &plan.to_bytes()).map_err(CheckpointError::Usage)?
     };
     let total = run.plan.parts();
+    // In plan order: the parts done so far are the search's first ones.
+    let order: Vec<usize> = (0..total).collect();
+    let mut from = 0;
     loop {
-        let mut waiting = false;
-        for k in 0..total {
-            if matches!(run.read_result(k), Ok(Some(_))) {
-                continue;
+        let next = run.claim_next(&order, &mut from).map_err(|e| {
+            CheckpointError::Other(Failure::Error(anyhow::anyhow!(
+                "cannot claim a part in {}: {e}",
+                sub.display()
+            )))
+        })?;
+        let Some((k, claim)) = next else {
+            // Every part before `from` is done; the first one not done is another process's.
+            if from == total {
+                break;
             }
-            let claim = match run.claim(k) {
-                Ok(Ok(c)) => c,
-                Ok(Err(_)) => {
-                    waiting = true;
-                    continue;
-                }
-                Err(e) => {
-                    return Err(CheckpointError::Other(Failure::Error(anyhow::anyhow!(
-                        "cannot claim a part in {}: {e}",
-                        sub.display()
-                    ))))
-                }
-            };
-            if matches!(run.read_result(k), Ok(Some(_))) {
-                continue;
+            // Wait for it (or take it over if that process dies).
+            if options
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+            {
+                return Err(CheckpointError::Cancelled(run.read_results().done(), total));
             }
-            match run.work(k, options, threads) {
-                Ok(_) => {}
-                Err(WorkError::Search(SearchError::Cancelled)) => {
-                    let done = run.read_results().done();
-                    return Err(CheckpointError::Cancelled(done, total));
-                }
-                Err(WorkError::Search(e)) => return Err(CheckpointError::Other(e.into())),
-                Err(WorkError::Io(e)) => {
-                    return Err(CheckpointError::Other(Failure::Error(anyhow::anyhow!(
-                        "cannot store a part's result in {}: {e}",
-                        sub.display()
-                    ))))
-                }
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            continue;
+        };
+        match run.work(k, options, threads) {
+            Ok(_) => {}
+            Err(WorkError::Search(SearchError::Cancelled)) => {
+                let done = run.read_results().done();
+                return Err(CheckpointError::Cancelled(done, total));
             }
-            drop(claim);
-            on_part(run.read_results().done(), total);
+            Err(WorkError::Search(e)) => return Err(CheckpointError::Other(e.into())),
+            Err(WorkError::Io(e)) => {
+                return Err(CheckpointError::Other(Failure::Error(anyhow::anyhow!(
+                    "cannot store a part's result in {}: {e}",
+                    sub.display()
+                ))))
+            }
         }
-        if !waiting {
-            break;
-        }
-        // Another process holds some parts: wait for them (or take them over if it dies).
-        if options
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-        {
-            return Err(CheckpointError::Cancelled(run.read_results().done(), total));
-        }
-        std::thread::sleep(std::time::Duration::from_millis(500));
+        drop(claim);
+        on_part(run.read_results().done(), total);
     }
     let results = run.read_results();
     if let Some((path, why)) = results.refused.first() {
