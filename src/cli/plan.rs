@@ -406,11 +406,11 @@ fn parts_text(n: usize) -> String {
 
 fn slurm_task() -> Result<usize, Failure> {
     let text = std::env::var("SLURM_ARRAY_TASK_ID").map_err(|_| {
-        usage("which part? give --part K or --next (or run as a Slurm array task: SLURM_ARRAY_TASK_ID)")
+        usage("which part? give --part K, --rank R or --next (or run as a Slurm array task: SLURM_ARRAY_TASK_ID is the rank)")
     })?;
     text.trim().parse().map_err(|_| {
         usage(format!(
-            "SLURM_ARRAY_TASK_ID is '{text}', not a part number"
+            "SLURM_ARRAY_TASK_ID is '{text}', not a rank (a part's place, 0-based)"
         ))
     })
 }
