@@ -14,7 +14,7 @@ use queendom::table::{boards, SizeList};
 use queendom::Board;
 
 use super::output::{OutFile, Target};
-use super::run_dir::{Claim, RunDir, WorkError};
+use super::run_dir::{Claim, PlanLock, RunDir, WorkError};
 use super::signals::Interrupt;
 use super::trace_file::TraceArgs;
 use super::{print, usage, Failure, ThreadArgs};
@@ -685,14 +685,39 @@ pub fn solve_checkpointed(
     on_part: &dyn Fn(usize, usize),
 ) -> Result<(queendom::Layout, u64), CheckpointError> {
     let sub = checkpoint_dir(dir, board, problem);
-    if !dir.is_dir() {
-        std::fs::create_dir(dir).map_err(|e| {
-            CheckpointError::Usage(usage(format!(
-                "cannot create checkpoint directory {}: {e}",
-                dir.display()
-            )))
-        })?;
+    let cancelled = || {
+        options
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    };
+    for (d, what) in [(dir, "checkpoint directory"), (sub.as_path(), "directory")] {
+        // Another run may create it at the same moment: a directory that exists is fine.
+        match std::fs::create_dir(d) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && d.is_dir() => {}
+            Err(e) => {
+                return Err(CheckpointError::Usage(usage(format!(
+                    "cannot create {what} {}: {e}",
+                    d.display()
+                ))))
+            }
+        }
     }
+    // One process plans the board; one started beside it waits, then takes up that plan.
+    let lock = loop {
+        match PlanLock::try_take(&sub) {
+            Ok(Some(lock)) => break lock,
+            Ok(None) if cancelled() => return Err(CheckpointError::Cancelled(0, 0)),
+            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(100)),
+            Err(e) => {
+                return Err(CheckpointError::Usage(usage(format!(
+                    "cannot lock {} to plan {board}: {e}",
+                    sub.display()
+                ))))
+            }
+        }
+    };
     let run = if sub.join(super::run_dir::PLAN_FILE).exists() {
         let run = RunDir::open(&sub).map_err(CheckpointError::Usage)?;
         let p = &run.plan;
@@ -724,8 +749,9 @@ pub fn solve_checkpointed(
             Err(SearchError::Cancelled) => return Err(CheckpointError::Cancelled(0, 0)),
             Err(e) => return Err(CheckpointError::Other(e.into())),
         };
-        RunDir::create(&sub, &plan.to_bytes()).map_err(CheckpointError::Usage)?
+        RunDir::create_locked(&sub, &lock, &plan.to_bytes()).map_err(CheckpointError::Usage)?
     };
+    drop(lock);
     let total = run.plan.parts();
     // In plan order: the parts done so far are the search's first ones.
     let order: Vec<usize> = (0..total).collect();
@@ -743,11 +769,7 @@ pub fn solve_checkpointed(
                 break;
             }
             // Wait for it (or take it over if that process dies).
-            if options
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-            {
+            if cancelled() {
                 return Err(CheckpointError::Cancelled(run.read_results().done(), total));
             }
             std::thread::sleep(std::time::Duration::from_millis(500));

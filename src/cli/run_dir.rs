@@ -130,6 +130,23 @@ impl RunDir {
         RunDir::open(path)
     }
 
+    /// Write `plan_bytes` as the plan of `path` (which must exist) and open it, for a caller that
+    /// holds the directory's [`PlanLock`] and has seen no plan there: the directory is not
+    /// required to be empty, since the lock itself lives in it.
+    pub fn create_locked(
+        path: &Path,
+        _lock: &PlanLock,
+        plan_bytes: &[u8],
+    ) -> Result<RunDir, Failure> {
+        write_whole(&path.join(PLAN_FILE), plan_bytes).map_err(|e| {
+            usage(format!(
+                "cannot write the plan into {}: {e}",
+                path.display()
+            ))
+        })?;
+        RunDir::open(path)
+    }
+
     fn results_dir(&self) -> PathBuf {
         self.path.join(RESULTS)
     }
@@ -339,6 +356,29 @@ impl RunDir {
 pub enum WorkError {
     Search(SearchError),
     Io(io::Error),
+}
+
+/// The right to create the plan of a run directory (`claims/plan.lock`), so that processes that
+/// start on one new checkpoint directory at the same moment build its plan once: the first
+/// builds and writes it, the others wait and then open it. A lock like a part's claim, so a
+/// process that dies while planning releases it at once.
+pub struct PlanLock {
+    _file: File,
+}
+
+impl PlanLock {
+    /// Take the plan lock of the directory `path` (which must exist) without waiting:
+    /// `Ok(None)` while another process holds it.
+    pub fn try_take(path: &Path) -> io::Result<Option<PlanLock>> {
+        fs::create_dir_all(path.join(CLAIMS))?;
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path.join(CLAIMS).join("plan.lock"))?;
+        Ok(ofd_lock(&file, libc::F_OFD_SETLK)?.then_some(PlanLock { _file: file }))
+    }
 }
 
 /// A part held by this process until dropped (the kernel drops it if the process dies).

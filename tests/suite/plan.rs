@@ -499,3 +499,39 @@ fn a_plan_from_a_search_that_cuts_differently_is_refused() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("cuts its tree differently"), "{err}");
 }
+
+#[test]
+fn checkpointed_solves_started_together_share_one_plan() {
+    // Started at the same moment on a new directory, every run used to race to create the plan,
+    // and the losers refused the directory the winner was writing ("already holds a plan").
+    let dir = TempDir::new().unwrap();
+    let ck = dir.path().join("ck");
+    let args = [
+        "solve",
+        "13x13",
+        "-j",
+        "1",
+        "--checkpoint",
+        ck.to_str().unwrap(),
+    ];
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            Command::new(assert_cmd::cargo::cargo_bin("queendom"))
+                .args(args)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let want = answer(&ok(&["solve", "13x13"]));
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{err}");
+        assert_eq!(answer(&String::from_utf8_lossy(&out.stdout)), want);
+    }
+    let run_dir = ck.join("13x13-domination");
+    let results = std::fs::read_dir(run_dir.join("results")).unwrap().count();
+    assert_eq!(results, parts(&run_dir));
+}
