@@ -494,10 +494,13 @@ impl<const W: usize> Geometry<W> {
         let lines = (0..n)
             .map(|i| {
                 let sq = board.square(i);
+                // Both diagonal families are numbered so that along a row their slots ascend with
+                // the column, as the columns' do: a row's coverages then add four runs of
+                // consecutive counters (`Searcher::row_coverages`).
                 let slot = [
                     sq.row,
                     sq.col,
-                    sq.row + board.cols - 1 - sq.col,
+                    board.rows - 1 - sq.row + sq.col,
                     sq.row + sq.col,
                 ];
                 let mut out = [0u8; 4];

@@ -113,7 +113,8 @@ impl<'a, const W: usize> Searcher<'a, W> {
             mut cov,
             mut by_cov,
         } = scratch;
-        cov.resize(n, 0);
+        // A row of coverages is written whole, past the board's last square too.
+        cov.resize(n + ROW, 0);
         by_cov.resize(n, 0);
         Searcher {
             geo,
@@ -357,6 +358,19 @@ impl<'a, const W: usize> Searcher<'a, W> {
         allowed: &Bits<W>,
         remaining: usize,
     ) -> bool {
+        if remaining <= ROW_TOP {
+            let largest = self.row_coverages(uncovered, allowed);
+            let sum: usize = largest[..remaining].iter().map(|&c| c as usize).sum();
+            if sum < need {
+                return true;
+            }
+            // The children have fewer than ROW_TOP queens left, so their screening reads only
+            // these (see `child_lacks_coverage`).
+            let mut top = [0u8; TOP_COVERAGES];
+            top[..ROW_TOP].copy_from_slice(&largest);
+            self.top_cov = Some(top);
+            return false;
+        }
         let geo = self.geo;
         let mut hist = [0u16; MAX_CANDIDATES + 1];
         let mut max_cov = 0usize;
@@ -429,6 +443,68 @@ impl<'a, const W: usize> Searcher<'a, W> {
         }
         // Fractions with denominators ≤ 128: 1e-9 is far above rounding and far below any real gap.
         weight > remaining as f64 + 1e-9
+    }
+
+    /// The coverage of every allowed square into `cov` (0 on the other squares; entries past the
+    /// board are scratch), and the [`ROW_TOP`] largest coverages, largest first, with
+    /// multiplicity. A row of the board at a time: along a row the counters of the columns and of
+    /// both diagonal families are consecutive (see `Geometry::lines`), so a row's coverages are
+    /// four runs of counters added lane by lane, and a running top four per lane keeps the
+    /// largest without a histogram (whose increments of one bin wait on each other).
+    fn row_coverages(&mut self, uncovered: &Bits<W>, allowed: &Bits<W>) -> [u8; ROW_TOP] {
+        let (rows, cols) = (self.geo.board.rows(), self.geo.board.cols());
+        let lu = &self.line_uncovered[self.depth];
+        let [_, col_slot, diag_slot, anti_slot] = LINE_FAMILY_OFFSET;
+        let columns: &[u8; ROW] = lu[col_slot..col_slot + ROW].try_into().expect("32 slots");
+        // top[k][lane]: the k-th largest coverage seen in this lane (column), k = 0 the largest.
+        let mut top = [[0u8; ROW]; ROW_TOP];
+        for r in 0..rows {
+            let unc = byte_mask(uncovered.extract(r * cols, cols) as u32);
+            let alw = byte_mask(allowed.extract(r * cols, cols) as u32);
+            let row = lu[r];
+            let d = diag_slot + rows - 1 - r;
+            let a = anti_slot + r;
+            let diag: &[u8; ROW] = lu[d..d + ROW].try_into().expect("32 slots");
+            let anti: &[u8; ROW] = lu[a..a + ROW].try_into().expect("32 slots");
+            let mut cov = [0u8; ROW];
+            for i in 0..ROW {
+                // An uncovered square is counted on each of its four lines: once is enough.
+                // Lanes past the row's end and squares that may not take a queen are masked out
+                // (their sums are meaningless and may wrap).
+                cov[i] = row
+                    .wrapping_add(columns[i])
+                    .wrapping_add(diag[i])
+                    .wrapping_add(anti[i])
+                    .wrapping_sub(unc[i] & 3)
+                    & alw[i];
+            }
+            self.cov[r * cols..r * cols + ROW].copy_from_slice(&cov);
+            for i in 0..ROW {
+                let x = cov[i];
+                for k in (1..ROW_TOP).rev() {
+                    top[k][i] = top[k][i].max(top[k - 1][i].min(x));
+                }
+                top[0][i] = top[0][i].max(x);
+            }
+        }
+        // Merge the lanes in halves: the k-th largest of two sorted lists a, b is the largest of
+        // min(a[i - 1], b[j - 1]) over i + j = k + 1 (a[-1] = b[-1] = ∞).
+        let mut width = ROW;
+        while width > 1 {
+            width /= 2;
+            for i in 0..width {
+                let a: [u8; ROW_TOP] = std::array::from_fn(|k| top[k][i]);
+                let b: [u8; ROW_TOP] = std::array::from_fn(|k| top[k][i + width]);
+                for k in 0..ROW_TOP {
+                    let mut m = a[k].max(b[k]);
+                    for j in 0..k {
+                        m = m.max(a[k - 1 - j].min(b[j]));
+                    }
+                    top[k][i] = m;
+                }
+            }
+        }
+        std::array::from_fn(|k| top[k][0])
     }
 
     /// The candidates of `node` in search order, as [`Searcher::expand`] gives them, but without
@@ -637,6 +713,42 @@ impl<'a, const W: usize> Searcher<'a, W> {
 /// children with up to `TOP_COVERAGES - 1` queens left.
 const TOP_COVERAGES: usize = 5;
 
+/// Lanes of a row of coverages: the longest row.
+const ROW: usize = MAX_SIDE;
+
+/// Most queens left at which the coverages are taken a row at a time (`row_coverages`), with
+/// only the largest few kept: where most nodes are, and where neither Bird's bound (which needs
+/// every coverage sorted) nor children with more queens left need more.
+const ROW_TOP: usize = 4;
+const _: () = assert!(ROW_TOP < BIRD_MIN_REMAINING && ROW_TOP < TOP_COVERAGES);
+
+/// Bit i of `bits` as byte i: 0xFF if set, 0 if not.
+#[inline(always)]
+fn byte_mask(bits: u32) -> [u8; ROW] {
+    let mut out = [0u8; ROW];
+    for (chunk, byte) in out.chunks_exact_mut(8).zip(bits.to_le_bytes()) {
+        chunk.copy_from_slice(&BYTE_MASKS[byte as usize].to_le_bytes());
+    }
+    out
+}
+
+/// `BYTE_MASKS[b]`: byte i is 0xFF where bit i of b is set.
+static BYTE_MASKS: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if b >> i & 1 != 0 {
+                t[b] |= 0xFF << (8 * i);
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// Whether the child placing a queen of coverage `v_cov` (of this node's `need` uncovered squares)
 /// cannot be completed by `child_remaining` more queens: a square's coverage never grows down the
 /// tree, so the later queens cover at most the `child_remaining` largest of this node's coverages
@@ -803,6 +915,67 @@ mod tests {
         assert!(!child_lacks_coverage(&top, 10, 10, 0));
         // More queens left than coverages kept: no claim.
         assert!(!child_lacks_coverage(&top, 1, 1000, TOP_COVERAGES));
+    }
+
+    /// `row_coverages` against the plain sum over each allowed square's four lines, and its
+    /// largest four against a sort, on random nodes of boards from 1x1 to 32x32, thin and wide.
+    fn row_coverages_agree_on<const W: usize>(rows: usize, cols: usize, seed: u64) {
+        use crate::board::Board;
+        let board = Board::new(rows, cols).unwrap();
+        let geo = Geometry::<W>::new(board);
+        let shared = Shared::new(Key::new(MAX_QUEENS, 0), None, None);
+        let mut searcher = Searcher::new(&geo, &shared, None, false, 0);
+        let n = board.squares();
+        let mut x = seed | 1;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for case in 0..40 {
+            let (mut uncovered, mut allowed) = (Bits::<W>::EMPTY, Bits::<W>::EMPTY);
+            // Sparse to dense, as nodes are from the root to the leaves.
+            let (pu, pa) = (1 + case % 7, 1 + case % 5);
+            for s in 0..n {
+                if next() % 8 < pu {
+                    uncovered.set(s);
+                }
+                if next() % 6 < pa {
+                    allowed.set(s);
+                }
+            }
+            count_lines(&geo, &uncovered, &mut searcher.line_uncovered[0]);
+            let largest = searcher.row_coverages(&uncovered, &allowed);
+            let mut want = Vec::new();
+            for s in 0..n {
+                if !allowed.contains(s) {
+                    assert_eq!(searcher.cov[s], 0, "{board} square {s}");
+                    continue;
+                }
+                let cov = geo.cover[s].count_and(&uncovered) as u8;
+                assert_eq!(searcher.cov[s], cov, "{board} case {case} square {s}");
+                want.push(cov);
+            }
+            want.sort_unstable_by(|a, b| b.cmp(a));
+            want.resize(want.len().max(ROW_TOP), 0);
+            assert_eq!(largest[..], want[..ROW_TOP], "{board} case {case}");
+        }
+    }
+
+    #[test]
+    fn row_coverages_agree_with_the_squares_lines() {
+        row_coverages_agree_on::<1>(1, 1, 1);
+        row_coverages_agree_on::<1>(1, 32, 2);
+        row_coverages_agree_on::<1>(32, 1, 3);
+        row_coverages_agree_on::<1>(8, 8, 4);
+        row_coverages_agree_on::<2>(5, 23, 5);
+        row_coverages_agree_on::<4>(15, 15, 6);
+        row_coverages_agree_on::<4>(12, 21, 7);
+        row_coverages_agree_on::<4>(21, 12, 8);
+        row_coverages_agree_on::<8>(19, 20, 9);
+        row_coverages_agree_on::<16>(32, 32, 10);
+        row_coverages_agree_on::<16>(31, 32, 11);
     }
 
     #[test]
