@@ -405,6 +405,15 @@ impl<const W: usize> Bits<W> {
         (0..W).all(|i| self.0[i] & !o.0[i] == 0)
     }
 
+    /// The members in increasing order.
+    #[inline(always)]
+    pub fn ones(&self) -> Ones<W> {
+        Ones {
+            words: self.0,
+            word: 0,
+        }
+    }
+
     /// Visit the members in increasing order.
     #[inline(always)]
     pub fn for_each(&self, mut f: impl FnMut(usize)) {
@@ -432,6 +441,30 @@ impl<const W: usize> Bits<W> {
         (0..W)
             .find(|&w| self.0[w] != 0)
             .map(|w| w * 64 + self.0[w].trailing_zeros() as usize)
+    }
+}
+
+/// The members of a [`Bits`], lowest first: each word is looked at once, where taking
+/// `first()` again and again starts from word 0 every time.
+pub struct Ones<const W: usize> {
+    words: [u64; W],
+    word: usize,
+}
+
+impl<const W: usize> Iterator for Ones<W> {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        while self.word < W {
+            let x = self.words[self.word];
+            if x != 0 {
+                self.words[self.word] = x & (x - 1);
+                return Some(self.word * 64 + x.trailing_zeros() as usize);
+            }
+            self.word += 1;
+        }
+        None
     }
 }
 
@@ -532,6 +565,19 @@ impl<const W: usize> Geometry<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ones_visits_the_members_in_order() {
+        let mut b = Bits::<4>::EMPTY;
+        assert_eq!(b.ones().next(), None);
+        for i in [0, 1, 63, 64, 127, 128, 200, 255] {
+            b.set(i);
+        }
+        let mut seen = Vec::new();
+        b.for_each(|i| seen.push(i));
+        assert_eq!(b.ones().collect::<Vec<_>>(), seen);
+        assert_eq!(seen, [0, 1, 63, 64, 127, 128, 200, 255]);
+    }
 
     #[test]
     fn sizes_are_checked() {

@@ -670,10 +670,10 @@ impl<'a, const W: usize> Searcher<'a, W> {
         };
         let allowed = self.allowed(node, &uncovered);
         let mut later = allowed;
-        let mut cands = geo.cover[square].and(&allowed);
-        while let Some(v) = cands.first() {
-            cands.clear(v);
-            let limit = self.limit();
+        // Read again only after a layout of this search's own: one found elsewhere meanwhile
+        // only means some candidates here are tried in vain.
+        let mut limit = self.limit();
+        for v in geo.cover[square].and(&allowed).ones() {
             if self.depth + 1 > limit {
                 return;
             }
@@ -684,6 +684,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
                 self.depth += 1;
                 self.record_layout();
                 self.depth -= 1;
+                limit = self.limit();
                 continue;
             }
             // The second queen covers at most `cover_cap` of them.
@@ -695,9 +696,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
             } else {
                 later
             };
-            let mut need = rest;
-            while let Some(x) = need.first() {
-                need.clear(x);
+            for x in rest.ones() {
                 second = second.and(&geo.cover[x]);
                 if second.is_empty() {
                     break;
@@ -705,8 +704,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
             }
             if self.recorder.is_some() {
                 // Counting wants every second queen, not the first.
-                while let Some(w) = second.first() {
-                    second.clear(w);
+                for w in second.ones() {
                     self.queens[self.depth + 1] = w as u16;
                     self.depth += 2;
                     self.record_layout();
@@ -717,6 +715,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
                 self.depth += 2;
                 self.record_layout();
                 self.depth -= 2;
+                limit = self.limit();
             }
         }
     }
