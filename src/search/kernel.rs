@@ -569,6 +569,10 @@ impl<'a, const W: usize> Searcher<'a, W> {
             }
         }
         let cover_cap = top_cov.map_or(usize::MAX, |top| top[0] as usize);
+        // Children that place their last two queens (`finish`) never count candidates, so their
+        // siblings are forbidden without the per-line counts (the limit only falls, so this
+        // holds for every child once it holds for the first).
+        let children_finish = self.limit() <= self.depth + 3;
         let mut tried = 0;
         for (&v, &v_cov) in cands[..n].iter().zip(&cand_cov) {
             let v = v as usize;
@@ -605,10 +609,16 @@ impl<'a, const W: usize> Searcher<'a, W> {
                 );
                 self.depth -= 1;
             }
-            self.forbid(&mut forbidden, v);
+            if children_finish {
+                forbidden.set(v);
+            } else {
+                self.forbid(&mut forbidden, v);
+            }
         }
-        for &v in &cands[..tried] {
-            self.release(v as usize);
+        if !children_finish {
+            for &v in &cands[..tried] {
+                self.release(v as usize);
+            }
         }
     }
 
