@@ -405,6 +405,19 @@ impl<const W: usize> Bits<W> {
         (0..W).all(|i| self.0[i] & !o.0[i] == 0)
     }
 
+    /// The members up to and including square `i`.
+    #[inline(always)]
+    pub fn through(&self, i: usize) -> Bits<W> {
+        let mut r = self.0;
+        let (w, bit) = (i >> 6, i & 63);
+        // Bits 0..=bit of word w, without shifting by 64.
+        r[w] &= u64::MAX >> (63 - bit);
+        for x in r.iter_mut().skip(w + 1) {
+            *x = 0;
+        }
+        Bits(r)
+    }
+
     /// The members in increasing order.
     #[inline(always)]
     pub fn ones(&self) -> Ones<W> {
@@ -577,6 +590,11 @@ mod tests {
         b.for_each(|i| seen.push(i));
         assert_eq!(b.ones().collect::<Vec<_>>(), seen);
         assert_eq!(seen, [0, 1, 63, 64, 127, 128, 200, 255]);
+        for i in 0..256 {
+            let through: Vec<usize> = b.through(i).ones().collect();
+            let want: Vec<usize> = seen.iter().copied().filter(|&s| s <= i).collect();
+            assert_eq!(through, want, "through({i})");
+        }
     }
 
     #[test]

@@ -679,28 +679,33 @@ impl<'a, const W: usize> Searcher<'a, W> {
             return;
         };
         let allowed = self.allowed(node, &uncovered);
-        let mut later = allowed;
         // Read again only after a layout of this search's own: one found elsewhere meanwhile
         // only means some candidates here are tried in vain.
         let mut limit = self.limit();
-        for v in geo.cover[square].and(&allowed).ones() {
-            if self.depth + 1 > limit {
-                return;
-            }
-            later.clear(v);
+        if self.depth + 1 > limit {
+            return;
+        }
+        let cands = geo.cover[square].and(&allowed);
+        for v in cands.ones() {
             let rest = uncovered.minus(&geo.cover[v]);
-            self.queens[self.depth] = v as u16;
             if rest.is_empty() {
+                self.queens[self.depth] = v as u16;
                 self.depth += 1;
                 self.record_layout();
                 self.depth -= 1;
                 limit = self.limit();
+                if self.depth + 1 > limit {
+                    return;
+                }
                 continue;
             }
             // The second queen covers at most `cover_cap` of them.
             if self.depth + 2 > limit || rest.count() as usize > cover_cap {
                 continue;
             }
+            // The second queen is none of the candidates up to `v`: a pair with an earlier one
+            // was met when that one was first.
+            let later = allowed.minus(&cands.through(v));
             let mut second = if self.independent {
                 rest.and(&later)
             } else {
@@ -712,6 +717,10 @@ impl<'a, const W: usize> Searcher<'a, W> {
                     break;
                 }
             }
+            if second.is_empty() {
+                continue;
+            }
+            self.queens[self.depth] = v as u16;
             if self.recorder.is_some() {
                 // Counting wants every second queen, not the first.
                 for w in second.ones() {
@@ -725,7 +734,10 @@ impl<'a, const W: usize> Searcher<'a, W> {
                 self.depth += 2;
                 self.record_layout();
                 self.depth -= 2;
-                limit = self.limit();
+            }
+            limit = self.limit();
+            if self.depth + 1 > limit {
+                return;
             }
         }
     }
