@@ -194,6 +194,11 @@ impl<'a, const W: usize> Searcher<'a, W> {
 
     /// The uncovered square with the fewest candidate queens (lowest index on ties), or `None` if
     /// some uncovered square has no candidate left.
+    ///
+    /// A square's candidates are the allowed squares on its four lines, less itself three times
+    /// if it is allowed. Like the coverages (`row_coverages`), a row's counts are four runs of
+    /// per-line counters added lane by lane; squares that need no queen count as 0xFF, and the
+    /// first row whose least count beats the best so far gives the square.
     fn branch_square(
         &mut self,
         node: &Node<W>,
@@ -209,31 +214,47 @@ impl<'a, const W: usize> Searcher<'a, W> {
         } else {
             (&geo.line_len, &self.line_forbidden)
         };
-        let mut best_square = usize::MAX;
-        let mut best_count = u32::MAX;
-        let mut dead = false;
-        uncovered.for_each(|u| {
-            if dead {
-                return;
-            }
-            let mut count = 0u32;
-            for l in geo.lines[u] {
-                count += (base[l as usize] - minus[l as usize]) as u32;
-            }
-            if allowed.contains(u) {
-                count -= 3;
-            }
-            if count < best_count {
-                best_count = count;
-                best_square = u;
-                dead = count == 0;
-            }
-        });
-        if dead {
-            None
-        } else {
-            Some(best_square)
+        let mut free = [0u8; LINE_SLOTS];
+        for i in 0..LINE_SLOTS {
+            free[i] = base[i] - minus[i];
         }
+        let (rows, cols) = (geo.board.rows(), geo.board.cols());
+        let [_, col_slot, diag_slot, anti_slot] = LINE_FAMILY_OFFSET;
+        let columns: &[u8; ROW] = free[col_slot..col_slot + ROW].try_into().expect("32 slots");
+        let mut best = (u8::MAX, usize::MAX);
+        for r in 0..rows {
+            let unc_bits = uncovered.extract(r * cols, cols) as u32;
+            if unc_bits == 0 {
+                continue;
+            }
+            let unc = byte_mask(unc_bits);
+            let alw = byte_mask(allowed.extract(r * cols, cols) as u32);
+            let d = diag_slot + rows - 1 - r;
+            let a = anti_slot + r;
+            let diag: &[u8; ROW] = free[d..d + ROW].try_into().expect("32 slots");
+            let anti: &[u8; ROW] = free[a..a + ROW].try_into().expect("32 slots");
+            let mut count = [0u8; ROW];
+            for i in 0..ROW {
+                count[i] = free[r]
+                    .wrapping_add(columns[i])
+                    .wrapping_add(diag[i])
+                    .wrapping_add(anti[i])
+                    .wrapping_sub(alw[i] & 3)
+                    | !unc[i];
+            }
+            let least = count.iter().copied().fold(u8::MAX, u8::min);
+            if least < best.0 {
+                let mut at = 0u32;
+                for (i, &c) in count.iter().enumerate() {
+                    at |= ((c == least) as u32) << i;
+                }
+                best = (least, r * cols + at.trailing_zeros() as usize);
+                if least == 0 {
+                    return None;
+                }
+            }
+        }
+        Some(best.1)
     }
 
     /// Expand `node`; on `Branch(n)`, `cands[..n]` holds the candidates in search order.
@@ -1010,6 +1031,75 @@ mod tests {
         row_coverages_agree_on::<8>(19, 20, 9);
         row_coverages_agree_on::<16>(32, 32, 10);
         row_coverages_agree_on::<16>(31, 32, 11);
+    }
+
+    /// `branch_square` against the plain scan of the uncovered squares, on random nodes of both
+    /// problems.
+    fn branch_squares_agree_on<const W: usize>(rows: usize, cols: usize, seed: u64) {
+        use crate::board::Board;
+        let board = Board::new(rows, cols).unwrap();
+        let geo = Geometry::<W>::new(board);
+        let shared = Shared::new(Key::new(MAX_QUEENS, 0), None, None);
+        let n = board.squares();
+        let mut x = seed | 1;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for independent in [false, true] {
+            let mut searcher = Searcher::new(&geo, &shared, None, independent, 0);
+            for case in 0..60 {
+                let mut node = Node {
+                    covered: Bits::<W>::EMPTY,
+                    forbidden: Bits::<W>::EMPTY,
+                };
+                let (pc, pf) = (case % 7, case % 5);
+                for s in 0..n {
+                    if next() % 8 < pc {
+                        node.covered.set(s);
+                    }
+                    if next() % 7 < pf {
+                        node.forbidden.set(s);
+                    }
+                }
+                let uncovered = geo.full.minus(&node.covered);
+                if uncovered.is_empty() {
+                    // The search asks only while some square is uncovered.
+                    continue;
+                }
+                count_lines(&geo, &node.forbidden, &mut searcher.line_forbidden);
+                count_lines(&geo, &uncovered, &mut searcher.line_uncovered[0]);
+                let allowed = searcher.allowed(&node, &uncovered);
+                // The scan: fewest candidates, lowest square first, none if a square has none.
+                let mut want = None;
+                let mut fewest = usize::MAX;
+                for u in uncovered.ones() {
+                    let c = geo.cover[u].count_and(&allowed) as usize;
+                    if c < fewest {
+                        (fewest, want) = (c, Some(u));
+                    }
+                }
+                if fewest == 0 {
+                    want = None;
+                }
+                let got = searcher.branch_square(&node, &uncovered, &allowed);
+                assert_eq!(got, want, "{board} independent {independent} case {case}");
+            }
+        }
+    }
+
+    #[test]
+    fn branch_squares_agree_with_a_scan_of_the_uncovered_squares() {
+        branch_squares_agree_on::<1>(1, 1, 1);
+        branch_squares_agree_on::<1>(1, 32, 2);
+        branch_squares_agree_on::<1>(32, 1, 3);
+        branch_squares_agree_on::<1>(7, 9, 4);
+        branch_squares_agree_on::<4>(15, 15, 5);
+        branch_squares_agree_on::<4>(12, 21, 6);
+        branch_squares_agree_on::<8>(20, 19, 7);
+        branch_squares_agree_on::<16>(32, 32, 8);
     }
 
     #[test]
