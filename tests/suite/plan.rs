@@ -307,8 +307,9 @@ fn a_count_plan_merges_into_the_count() {
 fn a_killed_part_leaves_no_result_and_a_rerun_completes_the_merge() {
     let dir = TempDir::new().unwrap();
     let run_dir = dir.path().join("run");
-    // One part, the whole 14x14 proof: a second or more on one thread.
-    let n = plan(&run_dir, &["14x14", "--parts", "1"]);
+    // One part, the whole 15x15 proof: seconds on one thread (14x14 now takes a fifth of a
+    // second, and finished before the kill).
+    let n = plan(&run_dir, &["15x15", "--parts", "1"]);
     assert_eq!(n, 1);
     let results = run_dir.join("results");
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("queendom"))
@@ -341,7 +342,7 @@ fn a_killed_part_leaves_no_result_and_a_rerun_completes_the_merge() {
         first
     );
     let merged = ok(&["merge", run_dir.to_str().unwrap()]);
-    assert_eq!(answer(&merged), answer(&ok(&["solve", "14x14"])));
+    assert_eq!(answer(&merged), answer(&ok(&["solve", "15x15"])));
 }
 
 #[test]
@@ -440,10 +441,11 @@ fn bad_run_directories_and_parts_are_usage_errors() {
 fn checkpointed_solve_resumes_after_sigint() {
     let dir = TempDir::new().unwrap();
     let ck = dir.path().join("ck");
-    // 3.7M nodes, a few seconds on one thread, in parts of about a million nodes.
+    // i(15x16): a few seconds on one thread, in parts of about a million nodes (i(15x15) is now
+    // too quick: it could end before the signal).
     let args = [
         "solve",
-        "15x15",
+        "15x16",
         "-i",
         "-j",
         "1",
@@ -456,7 +458,7 @@ fn checkpointed_solve_resumes_after_sigint() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let results = ck.join("15x15-independent-domination").join("results");
+    let results = ck.join("15x16-independent-domination").join("results");
     let start = Instant::now();
     while std::fs::read_dir(&results).map_or(0, |d| d.count()) == 0 {
         assert!(
@@ -479,7 +481,7 @@ fn checkpointed_solve_resumes_after_sigint() {
     let kept = std::fs::read_dir(&results).unwrap().count();
     assert!(kept >= 1);
     let resumed = ok(&args);
-    assert_eq!(answer(&resumed), answer(&ok(&["solve", "15x15", "-i"])));
+    assert_eq!(answer(&resumed), answer(&ok(&["solve", "15x16", "-i"])));
 }
 
 #[test]

@@ -218,18 +218,18 @@ fn wait_for(mut ready: impl FnMut() -> bool) {
 #[test]
 fn a_second_writer_is_refused_and_names_the_first() {
     let dir = TempDir::new().unwrap();
-    // 12x14 takes seconds on one thread: long enough for the second run to meet the first.
+    // i(14x15) takes seconds on one thread: long enough for the second run to meet the first.
     let args = [
-        "table", "--rows", "10,12", "--cols", "14", "-j", "1", "-o", "k.csv",
+        "table", "--rows", "10,14", "--cols", "15", "-i", "-j", "1", "-o", "k.csv",
     ];
     let first = spawn_table(dir.path(), &args);
     wait_for(|| dir.path().join(".k.csv.lock").exists());
     for second in [
         args.to_vec(),
         // A resumer with other ranges, and a --force run, are refused alike.
-        vec!["table", "--rows", "10", "--cols", "14", "-o", "k.csv"],
+        vec!["table", "--rows", "10", "--cols", "15", "-i", "-o", "k.csv"],
         vec![
-            "table", "--rows", "10", "--cols", "14", "--force", "-o", "k.csv",
+            "table", "--rows", "10", "--cols", "15", "-i", "--force", "-o", "k.csv",
         ],
     ] {
         let (code, err) = run_with_deadline(dir.path(), &second, 30);

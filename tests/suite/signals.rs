@@ -10,20 +10,21 @@ use std::time::{Duration, Instant};
 use crate::common::{queendom, read, without_measurements};
 use tempfile::TempDir;
 
-/// The boards start largest first, one after the other on one thread: 14x14 takes about a second,
-/// then 12x14 several seconds. A signal sent once the first row is in the file lands in the middle
+/// The boards start largest first, one after the other on one thread: i(15x15) takes under a
+/// second, then i(14x15) about two seconds (γ of boards this size is now too quick to catch in
+/// the middle). A signal sent once the first row is in the file lands in the middle
 /// of the second search, and the file then holds the second board of the table only.
-const ARGS: [&str; 7] = ["table", "--rows", "12,14", "--cols", "14", "-j", "1"];
+const ARGS: [&str; 8] = ["table", "--rows", "14,15", "--cols", "15", "-i", "-j", "1"];
 
 /// What an uninterrupted run writes (seconds and nodes aside); the layouts are checked by `table`
-/// itself with the independent checker, and γ(12x14) = γ(14x14) = 8.
+/// itself with the independent checker, and i(14x15) = i(15x15) = 9.
 const EXPECTED: &str = "\
 rows,cols,queens,layout,problem,digest,nodes,seconds,threads
-12,14,8,r1c1 r1c13 r1c14 r2c2 r6c7 r7c9 r8c6 r9c8,domination,q88766902a9223877,NODES,SECONDS,1
-14,14,8,r1c1 r5c6 r6c9 r7c7 r8c10 r9c8 r10c11 r14c2,domination,qadeb14dd0ea7a24a,NODES,SECONDS,1
+14,15,9,r1c10 r5c9 r6c6 r7c8 r8c5 r9c7 r11c14 r13c15 r14c13,independent-domination,q8280d5c07bf49ee6,NODES,SECONDS,1
+15,15,9,r5c9 r6c7 r7c10 r8c8 r9c6 r11c1 r13c15 r14c12 r15c14,independent-domination,qd75aa73023a99591,NODES,SECONDS,1
 ";
 
-/// The header and the row of 14x14: what an interrupted run leaves.
+/// The header and the row of 15x15: what an interrupted run leaves.
 fn header_and_last_row() -> String {
     let lines: Vec<&str> = EXPECTED.lines().collect();
     format!("{}\n{}\n", lines[0], lines[2])
@@ -92,7 +93,7 @@ fn sigint_keeps_finished_rows_and_a_rerun_completes_the_file() {
         .assert()
         .success()
         .stderr(
-            // 14x14 has 196 squares: kept on its digest, not re-proved.
+            // 15x15 has 225 squares: kept on its digest, not re-proved.
             "queendom: resuming t.csv: 1 of 2 boards already done\n"
                 .replace("t.csv", &path.display().to_string()),
         );
@@ -141,9 +142,9 @@ fn sigterm_exits_143_and_force_leaves_the_old_file_and_the_rows_in_the_journal()
         table.starts_with("| rows | cols | queens | layout |"),
         "{table}"
     );
-    let twelve = table.find("| 12 | 14 | 8 | r1c1 r1c13").expect("12x14");
-    let fourteen = table.find("| 14 | 14 | 8 | r1c1 r5c6").expect("14x14");
-    assert!(twelve < fourteen, "{table}");
+    let smaller = table.find("| 14 | 15 | 9 | r1c10 r5c9").expect("14x15");
+    let square = table.find("| 15 | 15 | 9 | r5c9 r6c7").expect("15x15");
+    assert!(smaller < square, "{table}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
@@ -169,10 +170,10 @@ fn kill_9_leaves_a_file_that_resume_accepts() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2);
     assert!(lines[0].starts_with(
-        "{\"rows\":12,\"cols\":14,\"queens\":8,\"layout\":\"r1c1 r1c13 r1c14 r2c2 r6c7 r7c9"
+        "{\"rows\":14,\"cols\":15,\"queens\":9,\"layout\":\"r1c10 r5c9 r6c6 r7c8 r8c5 r9c7"
     ));
     assert!(lines[1].starts_with(
-        "{\"rows\":14,\"cols\":14,\"queens\":8,\"layout\":\"r1c1 r5c6 r6c9 r7c7 r8c10 r9c8"
+        "{\"rows\":15,\"cols\":15,\"queens\":9,\"layout\":\"r5c9 r6c7 r7c10 r8c8 r9c6 r11c1"
     ));
     // The killed run's lock sidecar does not block the next run, which removes it.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
@@ -180,7 +181,7 @@ fn kill_9_leaves_a_file_that_resume_accepts() {
 
 #[test]
 fn sigint_stops_solve_with_exit_130_and_one_line() {
-    // 15x15 takes tens of seconds: the signal lands in the search (or before it starts, which
+    // 15x15 takes seconds: the signal lands in the search (or before it starts, which
     // must end the same way).
     let child = Command::new(assert_cmd::cargo::cargo_bin("queendom"))
         .args(["solve", "15x15", "-j", "1"])
