@@ -418,6 +418,17 @@ impl<const W: usize> Bits<W> {
         Bits(r)
     }
 
+    /// Add the low `len` ≤ 32 bits of `bits` as squares `start..start + len` (the inverse of
+    /// [`Bits::extract`]).
+    #[inline(always)]
+    pub fn insert(&mut self, start: usize, bits: u64) {
+        let (w, off) = (start >> 6, start & 63);
+        self.0[w] |= bits << off;
+        if off != 0 && w + 1 < W {
+            self.0[w + 1] |= bits >> (64 - off);
+        }
+    }
+
     /// The members in increasing order.
     #[inline(always)]
     pub fn ones(&self) -> Ones<W> {
@@ -590,6 +601,17 @@ mod tests {
         b.for_each(|i| seen.push(i));
         assert_eq!(b.ones().collect::<Vec<_>>(), seen);
         assert_eq!(seen, [0, 1, 63, 64, 127, 128, 200, 255]);
+        for start in [0, 5, 40, 63, 64, 100, 224] {
+            let bits = 0xdead_beef_u64 >> (start % 7);
+            let mut c = Bits::<4>::EMPTY;
+            c.insert(start, bits);
+            assert_eq!(
+                c.extract(start, 32),
+                bits & 0xffff_ffff,
+                "insert at {start}"
+            );
+            assert_eq!(c.count(), bits.count_ones(), "insert at {start}");
+        }
         for i in 0..256 {
             let through: Vec<usize> = b.through(i).ones().collect();
             let want: Vec<usize> = seen.iter().copied().filter(|&s| s <= i).collect();

@@ -94,6 +94,11 @@ pub(crate) struct Searcher<'a, const W: usize> {
     /// of the node just expanded, largest first, with multiplicity; `None` when its coverage bound
     /// did not run (then `cov` is stale too).
     top_cov: Option<[u8; TOP_COVERAGES]>,
+    /// Bumped whenever `cov` is computed anew, so that `strong` knows its sets are stale.
+    cov_generation: u64,
+    /// `strong[t]`: the squares whose coverage in `cov` is at least t, as of `strong_generation[t]`.
+    strong: [Bits<W>; MAX_CANDIDATES + 1],
+    strong_generation: [u64; MAX_CANDIDATES + 1],
 }
 
 impl<'a, const W: usize> Searcher<'a, W> {
@@ -139,6 +144,9 @@ impl<'a, const W: usize> Searcher<'a, W> {
             },
             forced: [0; MAX_QUEENS + 2],
             top_cov: None,
+            cov_generation: 1,
+            strong: [Bits::EMPTY; MAX_CANDIDATES + 1],
+            strong_generation: [0; MAX_CANDIDATES + 1],
         }
     }
 
@@ -379,6 +387,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
         allowed: &Bits<W>,
         remaining: usize,
     ) -> bool {
+        self.cov_generation += 1;
         if remaining <= ROW_TOP {
             let largest = self.row_coverages(uncovered, allowed);
             let sum: usize = largest[..remaining].iter().map(|&c| c as usize).sum();
@@ -528,6 +537,32 @@ impl<'a, const W: usize> Searcher<'a, W> {
         std::array::from_fn(|k| top[k][0])
     }
 
+    /// The squares whose coverage in `cov` is at least `t`, from the last coverage bound
+    /// (computed once per bound and threshold: the children of one node ask for a few).
+    fn strong_squares(&mut self, t: usize) -> Bits<W> {
+        let t = t.min(MAX_CANDIDATES);
+        if self.strong_generation[t] == self.cov_generation {
+            return self.strong[t];
+        }
+        let (rows, cols) = (self.geo.board.rows(), self.geo.board.cols());
+        let within = u32::MAX >> (ROW - cols);
+        let mut set = Bits::EMPTY;
+        for r in 0..rows {
+            let row: &[u8; ROW] = self.cov[r * cols..r * cols + ROW]
+                .try_into()
+                .expect("32 coverages");
+            let mut bits = 0u32;
+            for (k, chunk) in row.chunks_exact(8).enumerate() {
+                let x = u64::from_le_bytes(chunk.try_into().expect("8 coverages"));
+                bits |= (bytes_at_least(x, t as u8) as u32) << (8 * k);
+            }
+            set.insert(r * cols, (bits & within) as u64);
+        }
+        self.strong[t] = set;
+        self.strong_generation[t] = self.cov_generation;
+        set
+    }
+
     /// The candidates of `node` in search order, as [`Searcher::expand`] gives them, but without
     /// any bound: the children of a node depend on its state only, so that a part of the tree can
     /// be named by the positions of its queens among these candidates (see `space`). `None` when
@@ -556,14 +591,21 @@ impl<'a, const W: usize> Searcher<'a, W> {
     /// Search the subtree of `node` (whose queens are `queens[..depth]`, whose forbidden squares are
     /// counted in `line_forbidden`) to the end; `screened` as for [`Searcher::expand`];
     /// `cover_cap`: the most uncovered squares one queen of this subtree can cover, if the parent
-    /// knows it (`usize::MAX` otherwise).
-    pub fn search(&mut self, node: Node<W>, screened: usize, cover_cap: usize) {
+    /// knows it (`usize::MAX` otherwise); `cov_generation`: the `cov_generation` of the parent's
+    /// coverages (0: none), which this node may read while no other node has overwritten them.
+    pub fn search(
+        &mut self,
+        node: Node<W>,
+        screened: usize,
+        cover_cap: usize,
+        cov_generation: u64,
+    ) {
         if self.nodes.is_multiple_of(CANCEL_POLL) && self.shared.should_stop() {
             return;
         }
         let limit = self.limit();
         if self.depth < limit && limit - self.depth <= 2 {
-            self.finish(&node, cover_cap);
+            self.finish(&node, cover_cap, cov_generation);
             return;
         }
         let mut cands = [0u16; MAX_CANDIDATES];
@@ -590,6 +632,13 @@ impl<'a, const W: usize> Searcher<'a, W> {
             }
         }
         let cover_cap = top_cov.map_or(usize::MAX, |top| top[0] as usize);
+        // A child that is expanded overwrites `cov` (and bumps the generation): its later
+        // siblings, searched once the limit fell, must not read it as this node's.
+        let cov_generation = if top_cov.is_some() {
+            self.cov_generation
+        } else {
+            0
+        };
         // Children that place their last two queens (`finish`) never count candidates, so their
         // siblings are forbidden without the per-line counts (the limit only falls, so this
         // holds for every child once it holds for the first).
@@ -627,6 +676,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
                     },
                     if finishes { 0 } else { child_remaining },
                     cover_cap,
+                    cov_generation,
                 );
                 self.depth -= 1;
             }
@@ -691,7 +741,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
     /// Any uncovered square will do, since every completion covers it. The general search's
     /// choice, the square with the fewest candidates, costs more here than the candidates it
     /// saves: with it γ(Q_15) took 1.14 times the CPU and i(Q_15) 1.28 times (same nodes).
-    fn finish(&mut self, node: &Node<W>, cover_cap: usize) {
+    fn finish(&mut self, node: &Node<W>, cover_cap: usize, cov_generation: u64) {
         self.nodes += 1;
         let geo = self.geo;
         let uncovered = geo.full.minus(&node.covered);
@@ -707,7 +757,18 @@ impl<'a, const W: usize> Searcher<'a, W> {
             return;
         }
         let cands = geo.cover[square].and(&allowed);
-        for v in cands.ones() {
+        // While `cov` holds the parent's coverages, they bound this node's (its uncovered and
+        // allowed squares are subsets of the parent's): a first queen covering fewer than
+        // |uncovered| - `cover_cap` leaves the second more than it can cover. Most candidates
+        // are such (γ(Q_15): 86%), and one set operation drops them all.
+        let total = uncovered.count() as usize;
+        let parents_cov = cov_generation != 0 && cov_generation == self.cov_generation;
+        let firsts = if parents_cov && cover_cap < total {
+            cands.and(&self.strong_squares(total - cover_cap))
+        } else {
+            cands
+        };
+        for v in firsts.ones() {
             let rest = uncovered.minus(&geo.cover[v]);
             if rest.is_empty() {
                 self.queens[self.depth] = v as u16;
@@ -776,6 +837,18 @@ const ROW: usize = MAX_SIDE;
 /// every coverage sorted) nor children with more queens left need more.
 const ROW_TOP: usize = 4;
 const _: () = assert!(ROW_TOP < BIRD_MIN_REMAINING && ROW_TOP < TOP_COVERAGES);
+
+/// Bit i: whether byte i of `x` is at least `t`, for bytes below 128 and `t` ≤ 128 (coverages
+/// are at most 4·32 − 3). Eight compares in one word: byte i of (x | 0x80..) − t·0x01.. keeps
+/// its top bit exactly when x_i + 128 − t ≥ 128, and no byte borrows from the next.
+#[inline(always)]
+fn bytes_at_least(x: u64, t: u8) -> u8 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let ge = ((x | HIGH) - ONES * t as u64) & HIGH;
+    // Gather the eight top bits into one byte.
+    ((ge >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+}
 
 /// Bit i of `bits` as byte i: 0xFF if set, 0 if not.
 #[inline(always)]
@@ -1100,6 +1173,22 @@ mod tests {
         branch_squares_agree_on::<4>(12, 21, 6);
         branch_squares_agree_on::<8>(20, 19, 7);
         branch_squares_agree_on::<16>(32, 32, 8);
+    }
+
+    #[test]
+    fn bytes_at_least_compares_each_byte() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let bytes = (x & 0x7f7f_7f7f_7f7f_7f7f).to_le_bytes();
+            let word = u64::from_le_bytes(bytes);
+            for t in 0..=128u8 {
+                let want = (0..8).fold(0u8, |m, i| m | ((bytes[i] >= t) as u8) << i);
+                assert_eq!(bytes_at_least(word, t), want, "{bytes:?} >= {t}");
+            }
+        }
     }
 
     #[test]

@@ -714,7 +714,7 @@ impl<const W: usize> Run<'_, W> {
             && level < self.split_below
             && s.limit().saturating_sub(s.depth) >= SPLIT_MIN_REMAINING;
         if !split {
-            s.search(at.node, 0, usize::MAX);
+            s.search(at.node, 0, usize::MAX, 0);
             let nodes = s.nodes;
             self.nodes.fetch_add(nodes, Relaxed);
             self.end_task(span, &at, parent, nodes, false);
