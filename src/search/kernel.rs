@@ -87,6 +87,12 @@ pub(crate) struct Searcher<'a, const W: usize> {
     /// where the exact line-forcing bound costs more than it saves (13x13, no 6 queens: 2% fewer
     /// nodes, 40% more instructions).
     long_family: Option<usize>,
+    /// Whether the exact line-forcing bound runs: on boards whose shorter side is at most 7/10 of
+    /// the longer. Nearer the square it costs more than it cuts, as on the square itself
+    /// (`-j 1`, with it → without: γ(14x16) 11.9 → 6.3 s, γ(15x17) 10.9 → 4.4 s, γ(13x18) 4.7 →
+    /// 3.9 s, i(15x16) 4.0 → 2.0 s; but γ(13x19) 1.8 → 2.2 s, γ(12x21) 30 → 103 s, i(12x22) 3.4 →
+    /// 7.7 s; γ(14x19) and i(13x19) about even). The candidates on the long line still go first.
+    exact_forcing: bool,
     /// The node's forced long lines at each depth (see `bounds::FamilyMasks`), for screening its
     /// children.
     forced: [u32; MAX_QUEENS + 2],
@@ -141,6 +147,11 @@ impl<'a, const W: usize> Searcher<'a, W> {
                 std::cmp::Ordering::Less => Some(0),
                 std::cmp::Ordering::Greater => Some(1),
                 std::cmp::Ordering::Equal => None,
+            },
+            exact_forcing: {
+                let (short, long) = (geo.board.rows(), geo.board.cols());
+                let (short, long) = (short.min(long), short.max(long));
+                10 * short <= 7 * long
             },
             forced: [0; MAX_QUEENS + 2],
             top_cov: None,
@@ -299,7 +310,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
 
         let allowed = self.allowed(node, &uncovered);
         self.forced[self.depth] = 0;
-        if self.long_family.is_some()
+        if self.exact_forcing
             && remaining <= EXACT_FORCING_MAX_REMAINING
             && self.forcing_bound_exceeds(&uncovered, &allowed, need, remaining)
         {
