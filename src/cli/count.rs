@@ -141,12 +141,12 @@ pub fn run(args: CountArgs) -> Result<(), Failure> {
             "the 4 symmetries of the rectangle"
         };
         out.push_str(&format!(
-            "{symbol}({board}) = {}\nlayouts: {}\nclasses: {} (under {group})\n({} nodes, {seconds:.3} s, {} threads)\n\n",
+            "{symbol}({board}) = {}\nlayouts: {}\nclasses: {} (under {group})\n({} nodes, {seconds:.3} s, {})\n\n",
             counted.queens,
             counted.layouts,
             counted.classes,
             counted.nodes,
-            args.threads.count(),
+            super::threads_text(args.threads.count()),
         ));
         print(&out)?;
     }

@@ -62,6 +62,15 @@ pub struct ThreadArgs {
 }
 
 /// The cores this process may use (its CPU affinity and quota included).
+/// "1 thread", "2 threads": the thread count as the reports print it.
+pub fn threads_text(threads: usize) -> String {
+    if threads == 1 {
+        "1 thread".to_string()
+    } else {
+        format!("{threads} threads")
+    }
+}
+
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }

@@ -556,7 +556,7 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
     let symbol = symbol(run.plan.problem);
     let text = match answer.count {
         None => format!(
-            "{symbol}({}) = {}\n{}layout: {}\n({} nodes in {}, {:.3} s, {:.3} CPU s, {} threads)\n\n",
+            "{symbol}({}) = {}\n{}layout: {}\n({} nodes in {}, {:.3} s, {:.3} CPU s, {})\n\n",
             answer.board,
             answer.layout.len(),
             answer.layout.diagram(),
@@ -565,17 +565,17 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
             parts_text(answer.parts),
             answer.seconds,
             answer.cpu_seconds,
-            answer.threads
+            super::threads_text(answer.threads)
         ),
         Some((queens, layouts, classes)) => format!(
-            "{symbol}({}) = {queens}\nlayouts: {layouts}\nclasses: {classes} (under {})\n({} nodes in {}, {:.3} s, {:.3} CPU s, {} threads)\n\n",
+            "{symbol}({}) = {queens}\nlayouts: {layouts}\nclasses: {classes} (under {})\n({} nodes in {}, {:.3} s, {:.3} CPU s, {})\n\n",
             answer.board,
             group(answer.board),
             answer.nodes,
             parts_text(answer.parts),
             answer.seconds,
             answer.cpu_seconds,
-            answer.threads
+            super::threads_text(answer.threads)
         ),
     };
     emit(out, text.as_bytes())

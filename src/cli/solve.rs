@@ -122,12 +122,12 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
         let seconds = start.elapsed().as_secs_f64();
         let symbol = if args.independent { "i" } else { "γ" };
         let report = format!(
-            "{symbol}({board}) = {}\n{}layout: {}\n({} nodes, {seconds:.3} s, {} threads)\n\n",
+            "{symbol}({board}) = {}\n{}layout: {}\n({} nodes, {seconds:.3} s, {})\n\n",
             solution.queens(),
             solution.layout.diagram(),
             solution.layout.to_squares_string(),
             solution.nodes,
-            args.threads.count(),
+            super::threads_text(args.threads.count()),
         );
         if pictures.uses_stdout() || args.trace.uses_stdout() {
             eprint!("{report}");

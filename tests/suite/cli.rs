@@ -42,6 +42,17 @@ fn solve_prints_the_number_and_a_diagram() {
 }
 
 #[test]
+fn the_thread_count_is_printed_in_the_singular_for_one() {
+    for (threads, text) in [("1", ", 1 thread)\n"), ("2", ", 2 threads)\n")] {
+        queendom()
+            .args(["solve", "6x6", "-j", threads])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(text));
+    }
+}
+
+#[test]
 fn solve_independent_on_a_rectangle() {
     queendom()
         .args(["solve", "3x5", "--independent"])
