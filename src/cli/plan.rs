@@ -479,7 +479,12 @@ pub fn status(args: StatusArgs) -> Result<(), Failure> {
     out.push_str(&format!(
         "search so far: {nodes} nodes, {cpu:.1} CPU s ({wall:.1} s of part wall time)\n"
     ));
-    if let Some(c) = cpu_left {
+    if done == parts {
+        out.push_str(&format!(
+            "left: nothing: `queendom merge {}` gives the answer\n",
+            args.run.display()
+        ));
+    } else if let Some(c) = cpu_left {
         out.push_str(&format!(
             "left: about {c:.0} CPU s by the estimates (the estimates are rough: single parts can be far off)\n"
         ));

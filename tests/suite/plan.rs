@@ -341,6 +341,14 @@ fn a_killed_part_leaves_no_result_and_a_rerun_completes_the_merge() {
         std::fs::read_to_string(results.join("part-000000.json")).unwrap(),
         first
     );
+    let status = ok(&["status", run_dir.to_str().unwrap()]);
+    assert!(
+        status.contains(&format!(
+            "left: nothing: `queendom merge {}` gives the answer\n",
+            run_dir.display()
+        )),
+        "{status}"
+    );
     let merged = ok(&["merge", run_dir.to_str().unwrap()]);
     assert_eq!(answer(&merged), answer(&ok(&["solve", "15x15"])));
 }
