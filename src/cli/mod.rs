@@ -61,7 +61,6 @@ pub struct ThreadArgs {
     pub threads: Option<u16>,
 }
 
-/// The cores this process may use (its CPU affinity and quota included).
 /// "1 thread", "2 threads": the thread count as the reports print it.
 pub fn threads_text(threads: usize) -> String {
     if threads == 1 {
@@ -71,6 +70,7 @@ pub fn threads_text(threads: usize) -> String {
     }
 }
 
+/// The cores this process may use (its CPU affinity and quota included).
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }

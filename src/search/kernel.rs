@@ -100,7 +100,8 @@ pub(crate) struct Searcher<'a, const W: usize> {
     /// of the node just expanded, largest first, with multiplicity; `None` when its coverage bound
     /// did not run (then `cov` is stale too).
     top_cov: Option<[u8; TOP_COVERAGES]>,
-    /// Bumped whenever `cov` is computed anew, so that `strong` knows its sets are stale.
+    /// Bumped whenever `cov` is computed anew, so that `strong` knows its sets are stale; starts
+    /// at 1, so that generation 0 names no coverages.
     cov_generation: u64,
     /// `strong[t]`: the squares whose coverage in `cov` is at least t, as of `strong_generation[t]`.
     strong: [Bits<W>; MAX_CANDIDATES + 1],
@@ -149,9 +150,8 @@ impl<'a, const W: usize> Searcher<'a, W> {
                 std::cmp::Ordering::Equal => None,
             },
             exact_forcing: {
-                let (short, long) = (geo.board.rows(), geo.board.cols());
-                let (short, long) = (short.min(long), short.max(long));
-                10 * short <= 7 * long
+                let (rows, cols) = (geo.board.rows(), geo.board.cols());
+                10 * rows.min(cols) <= 7 * rows.max(cols)
             },
             forced: [0; MAX_QUEENS + 2],
             top_cov: None,
@@ -773,8 +773,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
         // |uncovered| - `cover_cap` leaves the second more than it can cover. Most candidates
         // are such (γ(Q_15): 86%), and one set operation drops them all.
         let total = uncovered.count() as usize;
-        let parents_cov = cov_generation != 0 && cov_generation == self.cov_generation;
-        let firsts = if parents_cov && cover_cap < total {
+        let firsts = if cov_generation == self.cov_generation && cover_cap < total {
             cands.and(&self.strong_squares(total - cover_cap))
         } else {
             cands
