@@ -549,7 +549,12 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
         )));
     }
     let merged = merge(&run.plan, &results.reports).map_err(|e| match e {
-        MergeError::Plan(_) => usage(format!("{}: {e}", args.run.display())),
+        // Results or a plan that do not prove what they claim: refused like a foreign file.
+        MergeError::Plan(_)
+        | MergeError::Unproven { .. }
+        | MergeError::Uncovered { .. }
+        | MergeError::Overlap { .. }
+        | MergeError::BadCount { .. } => usage(format!("{}: {e}", args.run.display())),
         // Missing parts (run them), or a count that contradicts the plan's size.
         _ => Failure::Error(anyhow::anyhow!("{e}")),
     })?;

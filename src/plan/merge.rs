@@ -2,7 +2,10 @@
 
 use thiserror::Error;
 
+use std::collections::HashMap;
+
 use crate::board::{Board, Layout};
+use crate::search::{Goal, Incumbent, PartPath};
 
 use super::{LoadedPlan, PartReport, PlanGoal};
 
@@ -46,6 +49,56 @@ pub enum MergeError {
     Plan(String),
     #[error("board {board}: no layout of {queens} queens exists, so the minimum is larger")]
     NoLayout { board: Board, queens: usize },
+    /// A part that found nothing proves only that its subtree holds nothing before its bound;
+    /// here that bound comes before the answer, so the answer is not proven.
+    #[error("board {board}: part {part} proves only that its subtree holds no layout of {}, short of the answer ({}): a layout before the answer is not ruled out there (the result was changed, or belongs to another run)", bound_text(*.proved), answer_text(*.answer))]
+    Unproven {
+        board: Board,
+        part: usize,
+        proved: (usize, u64),
+        answer: (usize, u64),
+    },
+    /// The plan's parts do not cover the board's search tree.
+    #[error("board {board}: the plan leaves out the subtree {path}, which the bounds do not rule out (the plan was changed)")]
+    Uncovered { board: Board, path: String },
+    #[error("board {board}: parts {first} and {second} overlap (one lies inside the other; the plan was changed)")]
+    Overlap {
+        board: Board,
+        first: usize,
+        second: usize,
+    },
+    #[error("board {board}: the counts do not add up: {what}")]
+    BadCount { board: Board, what: String },
+}
+
+/// What a bound `(queens, rank)` rules out, in words. Rank 0 comes before every part (the start
+/// layout's place), so `(q, 0)` rules out fewer than q queens only.
+fn bound_text((queens, rank): (usize, u64)) -> String {
+    if rank == 0 {
+        format!("fewer than {}", queens_text(queens))
+    } else {
+        format!(
+            "fewer than {}, nor of {queens} before rank {rank}",
+            queens_text(queens)
+        )
+    }
+}
+
+/// The answer `(queens, rank)` in words.
+fn answer_text((queens, rank): (usize, u64)) -> String {
+    if rank == 0 {
+        format!("{}, the start layout", queens_text(queens))
+    } else {
+        format!("{} at rank {rank}", queens_text(queens))
+    }
+}
+
+fn queens_text(queens: usize) -> String {
+    if queens == 1 {
+        "1 queen".into()
+    } else {
+        format!("{queens} queens")
+    }
 }
 
 /// Part numbers as a short list: `3, 7, 12-40`.
@@ -73,6 +126,10 @@ pub(crate) fn list(parts: &[usize]) -> String {
 
 /// Merge checked reports (`reports[k]` for part k) into every board's answer. The answer does not
 /// depend on where, when or in which order the parts ran.
+///
+/// The merge certifies what it prints (see `certify`): the parts must cover each board's search
+/// tree, and every part's claim must reach the answer. Reports are only what their files say, so
+/// this is checked here rather than trusted.
 pub fn merge(plan: &LoadedPlan, reports: &[Option<PartReport>]) -> Result<Merged, MergeError> {
     let missing: Vec<usize> = (0..plan.parts())
         .filter(|&k| reports.get(k).is_none_or(|r| r.is_none()))
@@ -105,9 +162,16 @@ pub fn merge(plan: &LoadedPlan, reports: &[Option<PartReport>]) -> Result<Merged
             parts: mine.len(),
             threads: 0,
         };
+        let too_large = |what: &str| MergeError::BadCount {
+            board,
+            what: format!("the {what} of the parts add up beyond what can be stored"),
+        };
         let mut best = (answer.layout.len(), 0u64);
         for (_, r) in &mine {
-            answer.nodes += r.nodes;
+            answer.nodes = answer
+                .nodes
+                .checked_add(r.nodes)
+                .ok_or_else(|| too_large("nodes"))?;
             answer.seconds += r.seconds;
             answer.cpu_seconds += r.cpu_seconds;
             answer.threads = answer.threads.max(r.threads);
@@ -118,6 +182,10 @@ pub fn merge(plan: &LoadedPlan, reports: &[Option<PartReport>]) -> Result<Merged
                 }
             }
         }
+        if !(answer.seconds.is_finite() && answer.cpu_seconds.is_finite()) {
+            return Err(too_large("seconds"));
+        }
+        certify(plan, b, &mine, best)?;
         if plan.plan.goal == PlanGoal::Count {
             let queens = plan.plan.boards[b]
                 .count_queens
@@ -134,15 +202,126 @@ pub fn merge(plan: &LoadedPlan, reports: &[Option<PartReport>]) -> Result<Merged
                         layout: s.clone(),
                     });
                 }
-                layouts += c.layouts;
-                classes += c.classes;
+                layouts = layouts
+                    .checked_add(c.layouts)
+                    .ok_or_else(|| too_large("layouts"))?;
+                classes = classes
+                    .checked_add(c.classes)
+                    .ok_or_else(|| too_large("classes"))?;
             }
             if layouts == 0 {
                 return Err(MergeError::NoLayout { board, queens });
+            }
+            if let Some(what) = count_contradiction(board, layouts, classes) {
+                return Err(MergeError::BadCount { board, what });
             }
             answer.count = Some((queens, layouts, classes));
         }
         boards.push(answer);
     }
     Ok(Merged { boards })
+}
+
+/// Why `layouts` layouts cannot fall into `classes` classes under the board's symmetries, if
+/// they cannot: every class holds at least one layout and at most one per symmetry.
+pub fn count_contradiction(board: Board, layouts: u64, classes: u64) -> Option<String> {
+    let group = board.symmetries().len() as u64;
+    if classes > layouts {
+        return Some(format!("{classes} classes of only {layouts} layouts"));
+    }
+    if layouts > classes.saturating_mul(group) {
+        return Some(format!(
+            "{layouts} layouts in {classes} classes of at most {group} layouts each"
+        ));
+    }
+    None
+}
+
+/// The theorem the merge relies on, checked for board `b` whose best known layout is `answer`
+/// (queens, rank), the least of the start layout (rank 0) and every layout a part found.
+///
+/// Order layouts by (queens, rank): fewer queens first, then earlier in the search. A part that
+/// found nothing proves that no layout of its subtree comes before its bound (what it had to
+/// beat); a part that found a layout proves that none comes before that layout (it kept
+/// searching with it as the bound). A subtree the plan leaves out is ruled out by the bounds at
+/// its top, for the start layout. If the parts and the left-out subtrees partition the tree and
+/// every such proof reaches at least `answer`, no layout comes before `answer`: its number of
+/// queens is the minimum, and its layout is the first optimal one in search order.
+///
+/// So a report that claims a bound short of the answer (edited, or from a run with a worse start)
+/// is refused, naming the part, as is a plan whose parts overlap or leave a live subtree out.
+fn certify(
+    plan: &LoadedPlan,
+    b: usize,
+    mine: &[(usize, &PartReport)],
+    answer: (usize, u64),
+) -> Result<(), MergeError> {
+    let board = plan.boards[b];
+    let space = plan.space(b);
+    let goal = match plan.plan.goal {
+        PlanGoal::Minimum => Goal::Improve(Incumbent::start(plan.starts[b].clone())),
+        PlanGoal::Count => Goal::Count {
+            queens: plan.plan.boards[b]
+                .count_queens
+                .expect("count plans name it"),
+            representatives: false,
+        },
+    };
+    for (k, r) in mine {
+        if plan.plan.goal == PlanGoal::Minimum && r.found.is_none() {
+            let proved = (r.bound_queens, r.bound_rank);
+            if proved < answer {
+                return Err(MergeError::Unproven {
+                    board,
+                    part: *k,
+                    proved,
+                    answer,
+                });
+            }
+        }
+    }
+    let parts: HashMap<&PartPath, usize> =
+        mine.iter().map(|(k, _)| (&plan.paths[*k], *k)).collect();
+    // Every proper prefix of a part's path is a cut node, which the walk below descends through;
+    // a cut node that is a part itself would count its subtree twice.
+    let mut inner: HashMap<PartPath, usize> = HashMap::new();
+    for (k, _) in mine {
+        let path = &plan.paths[*k];
+        for depth in 0..path.depth() {
+            let up = PartPath::from_indices(&path.indices()[..depth]);
+            if let Some(&first) = parts.get(&up) {
+                return Err(MergeError::Overlap {
+                    board,
+                    first,
+                    second: *k,
+                });
+            }
+            inner.entry(up).or_insert(*k);
+        }
+    }
+    let mut reached = 0usize;
+    let mut stack = vec![PartPath::whole()];
+    while let Some(path) = stack.pop() {
+        if parts.contains_key(&path) {
+            reached += 1;
+        } else if inner.contains_key(&path) {
+            let children = space.children(&path).ok_or_else(|| MergeError::Uncovered {
+                board,
+                path: path.to_string(),
+            })?;
+            stack.extend(children);
+        } else if space.is_hopeless(&path, &goal) != Some(true) {
+            return Err(MergeError::Uncovered {
+                board,
+                path: path.to_string(),
+            });
+        }
+    }
+    if reached != mine.len() {
+        return Err(MergeError::Plan(format!(
+            "board {board}: {} of its parts lie outside its search tree",
+            mine.len() - reached
+        )));
+    }
+    Ok(())
 }

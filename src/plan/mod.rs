@@ -26,7 +26,7 @@ use crate::board::{Board, Layout};
 use crate::search::{Incumbent, PartPath, Problem, Rank, SearchSpace};
 
 pub use build::{build, PlanRequest, MIN_PART_NODES};
-pub use merge::{merge, BoardAnswer, MergeError, Merged};
+pub use merge::{count_contradiction, merge, BoardAnswer, MergeError, Merged};
 pub use report::{run_part, CountReport, FoundReport, PartReport, PartRun, ReportError};
 
 /// The `format` field of every plan file.

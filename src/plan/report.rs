@@ -204,6 +204,10 @@ impl PartReport {
                         c.queens
                     )));
                 }
+                // Each class counted in a part adds its whole size, 1 to |group| layouts.
+                if let Some(what) = super::count_contradiction(board, c.layouts, c.classes) {
+                    return Err(mismatch(format!("its counts cannot be: {what}")));
+                }
                 if let Some(smaller) = &c.smaller {
                     let layout = Layout::parse(board, smaller)
                         .map_err(|e| ReportError::Check(e.to_string()))?;

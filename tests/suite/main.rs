@@ -4,6 +4,7 @@
 
 mod common;
 
+mod certify;
 mod cli;
 mod cli_nqueens;
 mod cli_pictures;

@@ -1,0 +1,295 @@
+//! Certified merges (issue 25): `merge` prints an answer only if every part's claim reaches it
+//! and the parts cover the search tree. Each forged run below used to merge to a wrong answer
+//! with exit 0.
+
+use std::path::Path;
+
+use serde_json::Value;
+use tempfile::TempDir;
+
+use crate::common::queendom;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = queendom().args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn ok(args: &[&str]) -> String {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 0, "queendom {args:?}: {err}");
+    out
+}
+
+/// A finished run of `args` in `dir`.
+fn finished_run(dir: &Path, args: &[&str]) {
+    let mut all = vec!["plan"];
+    all.extend(args);
+    all.extend(["-o", dir.to_str().unwrap()]);
+    ok(&all);
+    ok(&[
+        "work",
+        dir.to_str().unwrap(),
+        "--next",
+        "--until-done",
+        "-j",
+        "1",
+    ]);
+}
+
+fn results(dir: &Path) -> Vec<std::path::PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir.join("results")) else {
+        return Vec::new();
+    };
+    let mut files: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files
+}
+
+fn read(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn write(path: &Path, v: &Value) {
+    std::fs::write(path, serde_json::to_vec_pretty(v).unwrap()).unwrap();
+}
+
+/// A copy of run `from` as `to`, every result passed through `edit`.
+fn forged(from: &Path, to: &Path, edit: impl Fn(&mut Value)) {
+    std::fs::create_dir_all(to.join("results")).unwrap();
+    std::fs::copy(from.join("plan.json"), to.join("plan.json")).unwrap();
+    for f in results(from) {
+        let mut v = read(&f);
+        edit(&mut v);
+        write(&to.join("results").join(f.file_name().unwrap()), &v);
+    }
+}
+
+/// Rewrite a run's plan with `edit` (which may drop or add parts), then give the plan and every
+/// result the new plan's id and part numbers, as a forger would.
+fn replan(dir: &Path, edit: impl Fn(&mut Value)) {
+    let file = dir.join("plan.json");
+    let old = read(&file);
+    let mut plan = old.clone();
+    edit(&mut plan);
+    let mut bytes = serde_json::to_vec_pretty(&plan).unwrap();
+    bytes.push(b'\n');
+    std::fs::write(&file, &bytes).unwrap();
+    let id = queendom::plan::plan_id(&bytes);
+    let paths: Vec<String> = plan["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["path"].as_str().unwrap().to_string())
+        .collect();
+    for f in results(dir) {
+        let mut v = read(&f);
+        std::fs::remove_file(&f).unwrap();
+        let Some(k) = paths.iter().position(|p| p == v["path"].as_str().unwrap()) else {
+            continue;
+        };
+        v["plan"] = Value::from(id.clone());
+        v["part"] = Value::from(k);
+        write(&dir.join("results").join(format!("part-{k:06}.json")), &v);
+    }
+}
+
+fn refused(dir: &Path, expected: &[&str]) {
+    let (code, out, err) = run(&["merge", dir.to_str().unwrap()]);
+    assert_eq!(code, 2, "merge of a forged run must be refused: {out}{err}");
+    assert!(out.is_empty(), "{out}");
+    for e in expected {
+        assert!(err.contains(e), "expected {e:?} in: {err}");
+    }
+}
+
+#[test]
+fn hiding_the_layouts_a_part_found_is_refused() {
+    let dir = TempDir::new().unwrap();
+    let good = dir.path().join("good");
+    finished_run(&good, &["13x13", "-i", "--parts", "16"]);
+    assert!(ok(&["merge", good.to_str().unwrap()]).starts_with("i(13x13) = 7\n"));
+    // The parts that found 7-queen layouts now claim to have found nothing below 7: the merge
+    // used to print i(13x13) = 8 (the truth is 7).
+    let bad = dir.path().join("bad");
+    forged(&good, &bad, |v| {
+        if v["found"]["queens"] == 7 {
+            v["found"] = Value::Null;
+            v["bound_queens"] = Value::from(7);
+            v["bound_rank"] = Value::from(0);
+        }
+    });
+    refused(&bad, &["proves only", "fewer than 7 queens"]);
+}
+
+#[test]
+fn a_bound_below_the_answer_is_refused() {
+    let dir = TempDir::new().unwrap();
+    let good = dir.path().join("good");
+    finished_run(&good, &["14x14", "--parts", "16"]);
+    let bad = dir.path().join("bad");
+    forged(&good, &bad, |v| v["bound_queens"] = Value::from(1));
+    refused(&bad, &["part 0 proves only", "fewer than 1 queen,"]);
+    // One part is enough.
+    let one = dir.path().join("one");
+    forged(&good, &one, |v| {
+        if v["part"] == 3 {
+            v["bound_queens"] = Value::from(7)
+        }
+    });
+    refused(&one, &["part 3 proves only", "fewer than 7 queens"]);
+}
+
+#[test]
+fn a_worse_start_layout_is_refused() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    finished_run(&run_dir, &["14x14", "--parts", "16"]);
+    let merged = ok(&["merge", run_dir.to_str().unwrap()]);
+    assert!(merged.starts_with("γ(14x14) = 8\n"), "{merged}");
+    // A valid 9-queen start (the 8-queen one and r14c14), plan id rewritten: the merge used to
+    // print γ(14x14) = 9.
+    replan(&run_dir, |plan| {
+        let start = plan["boards"][0]["start"].as_str().unwrap().to_string();
+        assert!(!start.contains("r14c14"));
+        plan["boards"][0]["start"] = Value::from(format!("{start} r14c14"));
+    });
+    refused(
+        &run_dir,
+        &["fewer than 8 queens", "9 queens, the start layout"],
+    );
+}
+
+#[test]
+fn a_plan_that_leaves_out_a_part_is_refused() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    finished_run(&run_dir, &["13x13", "-i", "--parts", "16"]);
+    // Drop a part that found nothing, and its result: every other claim still reaches the answer,
+    // but a subtree of the search was never searched.
+    let dropped = results(&run_dir)
+        .iter()
+        .map(|f| read(f))
+        .filter(|v| v["found"].is_null() && v["nodes"].as_u64().unwrap() > 0)
+        .max_by_key(|v| v["nodes"].as_u64().unwrap())
+        .expect("some part searched and found nothing");
+    let path = dropped["path"].as_str().unwrap().to_string();
+    replan(&run_dir, |plan| {
+        plan["parts"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|p| p["path"] != path.as_str());
+    });
+    refused(&run_dir, &["leaves out the subtree", &path]);
+}
+
+#[test]
+fn overlapping_parts_are_refused() {
+    let dir = TempDir::new().unwrap();
+    let (coarse, fine) = (dir.path().join("coarse"), dir.path().join("fine"));
+    ok(&[
+        "plan",
+        "14x14",
+        "--parts",
+        "4",
+        "-o",
+        coarse.to_str().unwrap(),
+    ]);
+    ok(&[
+        "plan",
+        "14x14",
+        "--parts",
+        "60",
+        "-o",
+        fine.to_str().unwrap(),
+    ]);
+    let fine_plan = read(&fine.join("plan.json"));
+    let coarse_plan = read(&coarse.join("plan.json"));
+    let coarse_paths: Vec<String> = coarse_plan["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["path"].as_str().unwrap().to_string())
+        .collect();
+    // A part of the fine plan inside a part of the coarse one, added to the coarse plan.
+    let inside = fine_plan["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| {
+            let path = p["path"].as_str().unwrap();
+            coarse_paths
+                .iter()
+                .any(|c| c != "root" && path.starts_with(&format!("{c}.")))
+        })
+        .expect("the fine plan cuts a coarse part")
+        .clone();
+    replan(&coarse, |plan| {
+        let parts = plan["parts"].as_array_mut().unwrap();
+        parts.push(inside.clone());
+        let key = |p: &Value| -> Vec<u32> {
+            p["path"]
+                .as_str()
+                .unwrap()
+                .split('.')
+                .map(|t| t.parse().unwrap())
+                .collect()
+        };
+        parts.sort_by_key(key);
+    });
+    ok(&[
+        "work",
+        coarse.to_str().unwrap(),
+        "--next",
+        "--until-done",
+        "-j",
+        "1",
+    ]);
+    refused(&coarse, &["overlap"]);
+}
+
+#[test]
+fn impossible_and_overflowing_counts_are_refused() {
+    let dir = TempDir::new().unwrap();
+    let good = dir.path().join("good");
+    finished_run(&good, &["12x12", "--count", "--parts", "10"]);
+    let merged = ok(&["merge", good.to_str().unwrap()]);
+    assert!(merged.contains("layouts: 8\nclasses: 1"), "{merged}");
+    assert!(results(&good).len() >= 2);
+    let (a, b) = (0, 1);
+    // 2^64 - 1 + 9 used to wrap around to "layouts: 8".
+    let wrap = dir.path().join("wrap");
+    forged(&good, &wrap, |v| {
+        let k = v["part"].as_u64().unwrap() as usize;
+        if k == a {
+            v["count"]["layouts"] = Value::from(u64::MAX);
+            v["count"]["classes"] = Value::from(u64::MAX / 8 + 1);
+        } else if k == b {
+            v["count"]["layouts"] = Value::from(9);
+            v["count"]["classes"] = Value::from(2);
+        }
+    });
+    refused(&wrap, &["add up beyond"]);
+    // More classes than layouts, or more layouts than 8 per class: no part can hold them.
+    for (layouts, classes) in [(3, 4), (17, 2)] {
+        let bad = dir.path().join(format!("bad-{layouts}"));
+        forged(&good, &bad, |v| {
+            if v["part"] == a {
+                v["count"]["layouts"] = Value::from(layouts);
+                v["count"]["classes"] = Value::from(classes);
+            }
+        });
+        refused(&bad, &["counts cannot be"]);
+    }
+    // Times that add up to infinity are refused, not printed as "inf s".
+    let inf = dir.path().join("inf");
+    forged(&good, &inf, |v| v["cpu_seconds"] = Value::from(1.0e308));
+    refused(&inf, &["seconds"]);
+    // Nodes that overflow.
+    let nodes = dir.path().join("nodes");
+    forged(&good, &nodes, |v| v["nodes"] = Value::from(u64::MAX / 2));
+    refused(&nodes, &["nodes"]);
+}
