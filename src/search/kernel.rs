@@ -29,9 +29,8 @@ const EXACT_FORCING_MAX_REMAINING: usize = 6;
 
 /// Fewest queens still to place at which Bird's bound runs. Deeper, the children's screening (the
 /// max-coverage and line bounds from the parent's counts) and the last two queens' exact placement
-/// cut almost every subtree it would: without it at 3 and 4 queens left, γ(Q_15) searches 15.42 M
-/// nodes instead of 15.19 M but in 9% less CPU, and γ(Q_16), γ(Q_17), i(Q_15), i(Q_16), γ(12x19)
-/// and γ(11x18) take 1-14% less too; with 5 or 6 left it made no difference.
+/// cut almost every subtree it would, at less cost: without it at 3 and 4 queens left γ(Q_15)
+/// searches a few more nodes in 9% less CPU (docs/performance.md has the other boards).
 const BIRD_MIN_REMAINING: usize = 5;
 
 /// How often (in nodes) a worker looks at the cancel flag.
@@ -88,10 +87,10 @@ pub(crate) struct Searcher<'a, const W: usize> {
     /// nodes, 40% more instructions).
     long_family: Option<usize>,
     /// Whether the exact line-forcing bound runs: on boards whose shorter side is at most 7/10 of
-    /// the longer. Nearer the square it costs more than it cuts, as on the square itself
-    /// (`-j 1`, with it → without: γ(14x16) 11.9 → 6.3 s, γ(15x17) 10.9 → 4.4 s, γ(13x18) 4.7 →
-    /// 3.9 s, i(15x16) 4.0 → 2.0 s; but γ(13x19) 1.8 → 2.2 s, γ(12x21) 30 → 103 s, i(12x22) 3.4 →
-    /// 7.7 s; γ(14x19) and i(13x19) about even). The candidates on the long line still go first.
+    /// the longer. Nearer the square it costs more than it cuts, as on the square itself; on thin
+    /// boards it is what keeps them fast (γ(12x21), `-j 1`: 30 s with it, 103 s without). The
+    /// crossover, measured on 32 boards, is in docs/performance.md. The candidates on the long
+    /// line still go first.
     exact_forcing: bool,
     /// The node's forced long lines at each depth (see `bounds::FamilyMasks`), for screening its
     /// children.
@@ -665,8 +664,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
             let child_remaining = limit - self.depth - 1;
             // A child with two queens left places them exactly (`finish`), at about the cost
             // of its line bound, and needs no line counts: the line bound before it cost more
-            // than the children it cut (γ(Q_15): 0.79 times the CPU without it, i(Q_15) 0.72,
-            // γ(Q_16) and γ(12x19) the same).
+            // than the children it cut (γ(Q_15): 0.79 times the CPU without it).
             let finishes = child_remaining <= 2;
             let hopeless = top_cov
                 .is_some_and(|top| child_lacks_coverage(&top, v_cov, need, child_remaining))
@@ -751,7 +749,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
     ///
     /// Any uncovered square will do, since every completion covers it. The general search's
     /// choice, the square with the fewest candidates, costs more here than the candidates it
-    /// saves: with it γ(Q_15) took 1.14 times the CPU and i(Q_15) 1.28 times (same nodes).
+    /// saves (i(Q_15): 1.28 times the CPU with it, for the same nodes).
     fn finish(&mut self, node: &Node<W>, cover_cap: usize, cov_generation: u64) {
         self.nodes += 1;
         let geo = self.geo;
