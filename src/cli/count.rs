@@ -10,7 +10,7 @@ use queendom::search::{count, Problem, SearchError, SearchOptions};
 
 use queendom::{Board, Layout};
 
-use super::picture_file::{check_target, write_whole, Destination};
+use super::output::{check_whole, write_whole_to, Target};
 use super::signals::Interrupt;
 use super::{print, progress, usage, Failure, ThreadArgs};
 
@@ -174,7 +174,7 @@ fn draw_classes(
     queens: usize,
 ) -> Result<(), Failure> {
     let digits = classes.len().to_string().len();
-    let mut files: Vec<(PathBuf, bool, usize)> = Vec::new();
+    let mut files: Vec<(Target, bool, usize)> = Vec::new();
     for (dir, png) in [(&args.svg, false), (&args.png, true)] {
         let Some(dir) = dir else { continue };
         for k in 0..classes.len() {
@@ -184,8 +184,8 @@ fn draw_classes(
                 k + 1,
                 if png { "png" } else { "svg" }
             );
-            let path = dir.join(name);
-            check_target(&path, args.force)?;
+            let path = Target::File(dir.join(name));
+            check_whole(&path, args.force)?;
             files.push((path, png, k));
         }
     }
@@ -208,7 +208,7 @@ fn draw_classes(
         } else {
             picture.svg().into_bytes()
         };
-        write_whole(&Destination::File(path), &bytes, args.force)?;
+        write_whole_to(&path, &bytes, args.force)?;
     }
     Ok(())
 }

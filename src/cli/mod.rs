@@ -4,7 +4,6 @@ mod bench;
 mod count;
 mod nqueens;
 mod output;
-mod picture_file;
 mod plan;
 mod plot;
 mod progress;
