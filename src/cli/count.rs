@@ -128,6 +128,7 @@ pub fn run(args: CountArgs) -> Result<(), Failure> {
         if args.classes {
             draw_classes(
                 &args,
+                &interrupt,
                 board,
                 problem,
                 symbol,
@@ -164,9 +165,11 @@ fn picture_dir(dir: &Path) -> Result<(), Failure> {
     }
 }
 
-/// One picture per class, every name checked before the first is written.
+/// One picture per class, every name checked before the first is written. A signal stops the
+/// drawing between two pictures (every picture is written whole).
 fn draw_classes(
     args: &CountArgs,
+    interrupt: &Interrupt,
     board: Board,
     problem: Problem,
     symbol: &str,
@@ -189,7 +192,15 @@ fn draw_classes(
             files.push((path, png, k));
         }
     }
-    for (path, png, k) in files {
+    let total = files.len();
+    for (written, (path, png, k)) in files.into_iter().enumerate() {
+        if interrupt.is_set() {
+            eprintln!(
+                "queendom: interrupted while drawing the classes of {board} ({written} of {total} \
+                 pictures written)"
+            );
+            return Err(Failure::Interrupted(interrupt.exit_code()));
+        }
         // Every representative was checked by `count` and again before it was printed.
         let (layout, size) = &classes[k];
         let title = format!(

@@ -33,8 +33,9 @@ json (JSON Lines), from --format or FILE's extension (.csv .tsv .json .jsonl .nd
 others are refused). An existing FILE is resumed as `table` resumes one: its rows must be of the \
 requested sizes, each at most once; counts of boards up to 144 squares (all with --verify) are \
 counted again and must agree; only the missing sizes are counted and appended. --force replaces \
-FILE once the new table is complete (rows go to .FILE.partial till then). Ctrl-C or SIGTERM: one \
-line says how far it got, every finished row is on disk, exit 130 or 143; run the same command \
+FILE once the new table is complete (rows go to .FILE.partial till then). Ctrl-C, SIGTERM or \
+SIGHUP: one line says how far it got, every finished row is on disk, exit 130, 143 or 129; run \
+the same command \
 again to resume."
 )]
 pub struct NQueensArgs {

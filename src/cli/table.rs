@@ -1,7 +1,7 @@
 //! `queendom table --rows A-B --cols C-D [-o FILE] [--format F]`: one row per board, written as each
 //! finishes. The boards are searched side by side, one job of the thread pool each (with
 //! `--checkpoint`, one after the other). An existing table file is checked, re-proved where that
-//! is cheap, and completed; Ctrl-C or SIGTERM stops cleanly.
+//! is cheap, and completed; Ctrl-C, SIGTERM or SIGHUP stops cleanly.
 //!
 //! Everything that can be refused is refused before a file is created or changed: the format, the
 //! path (through the output-file policy, [`super::output::file`]), and an existing file's contents.
@@ -87,12 +87,13 @@ Resume (csv, tsv, json files): if FILE exists, it must be a table of this format
   is replaced by the new table, in one rename, only when it is complete. Without --force an
   existing FILE of a whole-table format is refused.
 
-Interruption: Ctrl-C (SIGINT) or SIGTERM stops the run: every finished board is on disk (in FILE,
-  or in .FILE.partial as the message says; on standard output, finished rows still waiting for a
-  board before them are written last, and the message says how many), the boards in progress are
-  dropped, and the exit code is 130 (SIGINT) or 143 (SIGTERM). A second signal ends the process
-  at once. Rows are written whole, so even `kill -9` leaves a file that the same command resumes,
-  whatever the order its rows finished in.
+Interruption: Ctrl-C (SIGINT), SIGTERM or SIGHUP stops the run within a fraction of a second,
+  whatever it is doing (start layouts, search, re-proving): every finished board is on disk (in
+  FILE, or in .FILE.partial as the message says; on standard output, finished rows still waiting
+  for a board before them are written last, and the message says how many), the boards in
+  progress are dropped, and the exit code is 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP). A second
+  signal ends the process at once. Rows are written whole, so even `kill -9` leaves a file that
+  the same command resumes, whatever the order its rows finished in.
 
 Only one run at a time may write a FILE, under any of its names (a hard link too): a second one is
   refused (exit 2) naming the first (pid, host, start). Only regular files are written (devices,
@@ -101,7 +102,8 @@ Only one run at a time may write a FILE, under any of its names (a hard link too
 
 Exit codes: 0 done (also when the reader of stdout goes away, as with `| head`); 1 failure
   (including a closed standard output); 2 bad command line, unusable output path, a FILE in use,
-  or an existing FILE that cannot be resumed (nothing is created or changed); 130/143 interrupted.";
+  or an existing FILE that cannot be resumed (nothing is created or changed); 130/143/129
+  interrupted.";
 
 #[derive(clap::Args, Debug)]
 #[command(after_long_help = TABLE_HELP)]

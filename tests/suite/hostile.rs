@@ -1,6 +1,7 @@
 //! The defects a hostile probe found (issue 25 §3), each as a test: a huge file given as a table,
 //! a foreign last line, device nodes and FIFOs given to the picture and page writers, two hard
-//! links of one file, empty and very long file names, and JSON rows with a repeated key.
+//! links of one file, empty and very long file names, signals during the start's local search,
+//! SIGHUP, and JSON rows with a repeated key.
 //!
 //! Nothing waits without a deadline: a command that blocks or runs on is killed and the test
 //! fails. The time limits are loose (seconds where the fix takes a fraction of one), so that a
@@ -8,7 +9,7 @@
 
 use std::fs::{self, File};
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
@@ -62,6 +63,14 @@ fn wait_for(mut ready: impl FnMut() -> bool) {
         assert!(start.elapsed() < Duration::from_secs(60), "never got there");
         sleep(Duration::from_millis(20));
     }
+}
+
+fn signal(child: &Child, name: &str) {
+    assert!(Command::new("kill")
+        .args([&format!("-{name}"), &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
 }
 
 fn names(dir: &Path) -> Vec<String> {
@@ -303,6 +312,102 @@ fn empty_names_are_refused_and_long_names_work() {
             fs::remove_file(dir.path().join(name)).unwrap();
         }
     }
+}
+
+/// Defect 6: Ctrl-C during the start's local search (20x20: many seconds of it) stops at once;
+/// before, `solve` went on for 24 s. The bound is loose: the run stops within milliseconds.
+#[test]
+fn a_signal_stops_the_start_layout_search_at_once() {
+    let dir = TempDir::new().unwrap();
+    for (args, message) in [
+        (
+            vec!["solve", "20x20", "-j", "1"],
+            "interrupted while searching 20x20",
+        ),
+        (
+            vec![
+                "table", "--rows", "20", "--cols", "20", "-j", "1", "-o", "t.csv",
+            ],
+            "interrupted after 0 of 1 boards",
+        ),
+    ] {
+        let child = spawn(dir.path(), &args);
+        sleep(Duration::from_secs(2));
+        signal(&child, "INT");
+        let (out, took) = finish_within(child, 60, &format!("{args:?}"));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(
+            took < Duration::from_secs(5),
+            "{args:?} took {took:?} to stop"
+        );
+    }
+}
+
+/// Defect 7: SIGHUP (a closed terminal) stops `table`, `nqueens` and `work` as SIGTERM does, with
+/// exit 129 (128 + 1), a message, and no lock left; `bench` handles all three signals.
+#[test]
+fn sighup_stops_cleanly_and_bench_handles_signals() {
+    let dir = TempDir::new().unwrap();
+    let table = spawn(
+        dir.path(),
+        &[
+            "table", "--rows", "14", "--cols", "15", "-i", "-j", "1", "-o", "t.csv",
+        ],
+    );
+    wait_for(|| read_lines(&dir.path().join("t.csv")) >= 1);
+    signal(&table, "HUP");
+    let (out, _) = finish_within(table, 60, "table");
+    assert_eq!(out.status.code(), Some(129));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "queendom: interrupted after 0 of 1 boards; run the same command again to resume\n"
+    );
+    assert_eq!(names(dir.path()), ["t.csv"], "no lock left");
+
+    let nqueens = spawn(dir.path(), &["nqueens", "10,17", "-j", "1", "-o", "n.csv"]);
+    wait_for(|| read_lines(&dir.path().join("n.csv")) >= 2);
+    signal(&nqueens, "HUP");
+    let (out, _) = finish_within(nqueens, 60, "nqueens");
+    assert_eq!(out.status.code(), Some(129));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted after 1 of 2 boards"));
+    assert_eq!(names(dir.path()), ["n.csv", "t.csv"], "no lock left");
+
+    queendom()
+        .current_dir(dir.path())
+        .args(["plan", "14x15", "-i", "--parts", "1", "-o", "run"])
+        .assert()
+        .success();
+    let work = spawn(dir.path(), &["work", "run", "--part", "0", "-j", "1"]);
+    wait_for(|| dir.path().join("run/claims/part-000000.lock").exists());
+    signal(&work, "HUP");
+    let (out, _) = finish_within(work, 60, "work");
+    assert_eq!(out.status.code(), Some(129));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted in part 0"));
+
+    for (name, code) in [("INT", 130), ("HUP", 129), ("TERM", 143)] {
+        let bench = spawn(
+            dir.path(),
+            &[
+                "bench", "--quick", "--runs", "50", "--trace", "b.trace", "-o", "b.csv",
+            ],
+        );
+        wait_for(|| dir.path().join(".b.csv.lock").exists());
+        signal(&bench, name);
+        let (out, _) = finish_within(bench, 60, "bench");
+        assert_eq!(out.status.code(), Some(code), "{name}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted while benchmarking"));
+        assert_eq!(
+            names(dir.path()),
+            ["n.csv", "run", "t.csv"],
+            "{name}: nothing written, no lock left"
+        );
+    }
+}
+
+fn read_lines(path: &PathBuf) -> usize {
+    fs::read_to_string(path).map_or(0, |t| t.lines().count())
 }
 
 /// Defect 8: a JSON row that gives a key twice says two things at once: refused, naming the line.
