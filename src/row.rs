@@ -278,6 +278,8 @@ pub enum RowReadError {
     NotSeconds(String),
     #[error("not a JSON row object: {0}")]
     Json(String),
+    #[error("the key `{0}` is given more than once")]
+    RepeatedKey(String),
     #[error("{0} rows cannot be read back")]
     NotALineFormat(&'static str),
 }

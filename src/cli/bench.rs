@@ -11,6 +11,7 @@ use queendom::trace::Trace;
 use queendom::workload::{Work, WorkSize, Workload, MIN_WALL_SECONDS};
 
 use super::output::{OutFile, Target};
+use super::signals::ExitOnSignal;
 use super::trace_file::TraceArgs;
 use super::{print, usage, Failure};
 
@@ -140,6 +141,10 @@ fn run_once(
 }
 
 pub fn run(args: BenchArgs) -> Result<(), Failure> {
+    // The runs cannot stop in the middle, and nothing is written before they end: a signal ends
+    // the process at once, leaving no lock behind.
+    let signals = ExitOnSignal::register()?;
+    signals.status().message = "interrupted while benchmarking; nothing was written".into();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let max = args.max_threads.map_or(cores, |n| n as usize);
     let target = Target::parse(args.output.as_deref());
@@ -154,6 +159,7 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
                     path.display()
                 )));
             }
+            signals.status().cleanup.extend(out.lock_files());
             Some(out)
         }
         Target::Stdout => {
@@ -167,6 +173,9 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
         ));
     }
     let trace = args.trace.claim(args.force)?;
+    if let Some(trace) = &trace {
+        signals.status().cleanup.extend(trace.lock_files());
+    }
     let size = match (args.quick, args.work) {
         (true, _) => WorkSize::Quick,
         (false, Some(size)) => size.into(),
@@ -271,6 +280,8 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
         ])?;
     }
     let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    // Held to the end: a signal now must not cut a file's rename.
+    let _status = signals.status();
     if csv_to_stdout {
         print(&String::from_utf8_lossy(&bytes))?;
     } else if let Some(out) = &out {

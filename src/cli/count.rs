@@ -10,7 +10,7 @@ use queendom::search::{count, Problem, SearchError, SearchOptions};
 
 use queendom::{Board, Layout};
 
-use super::picture_file::{check_target, write_whole, Destination};
+use super::output::{check_whole, write_whole_to, Target};
 use super::signals::Interrupt;
 use super::{print, progress, usage, Failure, ThreadArgs};
 
@@ -128,6 +128,7 @@ pub fn run(args: CountArgs) -> Result<(), Failure> {
         if args.classes {
             draw_classes(
                 &args,
+                &interrupt,
                 board,
                 problem,
                 symbol,
@@ -164,9 +165,11 @@ fn picture_dir(dir: &Path) -> Result<(), Failure> {
     }
 }
 
-/// One picture per class, every name checked before the first is written.
+/// One picture per class, every name checked before the first is written. A signal stops the
+/// drawing between two pictures (every picture is written whole).
 fn draw_classes(
     args: &CountArgs,
+    interrupt: &Interrupt,
     board: Board,
     problem: Problem,
     symbol: &str,
@@ -174,7 +177,7 @@ fn draw_classes(
     queens: usize,
 ) -> Result<(), Failure> {
     let digits = classes.len().to_string().len();
-    let mut files: Vec<(PathBuf, bool, usize)> = Vec::new();
+    let mut files: Vec<(Target, bool, usize)> = Vec::new();
     for (dir, png) in [(&args.svg, false), (&args.png, true)] {
         let Some(dir) = dir else { continue };
         for k in 0..classes.len() {
@@ -184,12 +187,20 @@ fn draw_classes(
                 k + 1,
                 if png { "png" } else { "svg" }
             );
-            let path = dir.join(name);
-            check_target(&path, args.force)?;
+            let path = Target::File(dir.join(name));
+            check_whole(&path, args.force)?;
             files.push((path, png, k));
         }
     }
-    for (path, png, k) in files {
+    let total = files.len();
+    for (written, (path, png, k)) in files.into_iter().enumerate() {
+        if interrupt.is_set() {
+            eprintln!(
+                "queendom: interrupted while drawing the classes of {board} ({written} of {total} \
+                 pictures written)"
+            );
+            return Err(Failure::Interrupted(interrupt.exit_code()));
+        }
         // Every representative was checked by `count` and again before it was printed.
         let (layout, size) = &classes[k];
         let title = format!(
@@ -208,7 +219,7 @@ fn draw_classes(
         } else {
             picture.svg().into_bytes()
         };
-        write_whole(&Destination::File(path), &bytes, args.force)?;
+        write_whole_to(&path, &bytes, args.force)?;
     }
     Ok(())
 }

@@ -4,7 +4,6 @@ mod bench;
 mod count;
 mod nqueens;
 mod output;
-mod picture_file;
 mod plan;
 mod plot;
 mod progress;
@@ -110,7 +109,7 @@ pub enum Failure {
     Usage(anyhow::Error),
     /// Anything else: exit 1.
     Error(anyhow::Error),
-    /// Stopped by a signal, the message already printed: exit with this code (130, 143).
+    /// Stopped by a signal, the message already printed: exit with this code (130, 143, 129).
     Interrupted(i32),
 }
 

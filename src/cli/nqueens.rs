@@ -8,14 +8,14 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Context;
-use queendom::export::Format;
+use queendom::export::{json_members, FieldSyntax, Format, LinePattern, PatternField};
 use queendom::nqueens::{count_placements_traced, count_rectangular, list_placements, MAX_LIST_N};
-use queendom::table::resume::visible;
+use queendom::table::resume::{max_lines, shown_start, visible, MAX_LINE_BYTES};
 use queendom::table::{boards, SizeList};
 use queendom::trace::Trace;
 use queendom::{Board, Layout, Square};
 
-use super::output::file::cannot_write;
+use super::output::file::{cannot_write, read_start};
 use super::output::{OutFile, Sink, Target};
 use super::signals::ExitOnSignal;
 use super::trace_file::TraceArgs;
@@ -33,8 +33,9 @@ json (JSON Lines), from --format or FILE's extension (.csv .tsv .json .jsonl .nd
 others are refused). An existing FILE is resumed as `table` resumes one: its rows must be of the \
 requested sizes, each at most once; counts of boards up to 144 squares (all with --verify) are \
 counted again and must agree; only the missing sizes are counted and appended. --force replaces \
-FILE once the new table is complete (rows go to .FILE.partial till then). Ctrl-C or SIGTERM: one \
-line says how far it got, every finished row is on disk, exit 130 or 143; run the same command \
+FILE once the new table is complete (rows go to .FILE.partial till then). Ctrl-C, SIGTERM or \
+SIGHUP: one line says how far it got, every finished row is on disk, exit 130, 143 or 129; run \
+the same command \
 again to resume."
 )]
 pub struct NQueensArgs {
@@ -210,20 +211,20 @@ fn decode(format: Format, shape: Shape, line: &str) -> Result<Vec<String>, Strin
     match format {
         Format::Tsv => Ok(line.split('\t').map(str::to_string).collect()),
         Format::Json => {
-            let value: serde_json::Value =
-                serde_json::from_str(line).map_err(|e| format!("not a JSON row object: {e}"))?;
-            let object = value.as_object().ok_or("not a JSON row object")?;
+            let object = json_members(line).map_err(|e| e.to_string())?;
             let names = shape.columns();
             if object.len() != names.len() {
                 return Err(format!("expected the keys {}", names.join(", ")));
             }
             names
                 .iter()
-                .map(|n| match object.get(*n) {
-                    Some(serde_json::Value::Number(v)) => Ok(v.to_string()),
-                    Some(other) => Err(format!("field `{n}` is {other}, expected a number")),
-                    None => Err(format!("missing field `{n}`")),
-                })
+                .map(
+                    |n| match object.iter().find(|(k, _)| k == n).map(|(_, v)| v) {
+                        Some(serde_json::Value::Number(v)) => Ok(v.to_string()),
+                        Some(other) => Err(format!("field `{n}` is {other}, expected a number")),
+                        None => Err(format!("missing field `{n}`")),
+                    },
+                )
                 .collect()
         }
         _ => {
@@ -288,7 +289,7 @@ fn read_existing(
         if whole_len <= bom || head.strip_suffix(b"\n") != Some(line) {
             return Err(format!(
                 "it is not a queendom nqueens {format} table: its first line is '{}', expected '{}'",
-                visible(&String::from_utf8_lossy(first)),
+                shown_start(first),
                 String::from_utf8_lossy(&head).trim_end()
             ));
         }
@@ -299,11 +300,18 @@ fn read_existing(
     let mut seen: HashMap<Board, usize> = HashMap::new();
     let mut rows = Vec::new();
     let first_line = if head.is_empty() { 1 } else { 2 };
-    for (i, raw) in contents[start..whole_len]
+    let mut lines = 0;
+    for (i, raw) in contents
+        .get(start..whole_len)
+        .unwrap_or(&[])
         .split_inclusive(|&b| b == b'\n')
         .enumerate()
     {
         let line = first_line + i;
+        lines = i + 1;
+        if raw.len() > MAX_LINE_BYTES {
+            return Err(format!("line {line} is longer than any row of a table"));
+        }
         let text =
             std::str::from_utf8(raw).map_err(|_| format!("line {line} is not UTF-8 text"))?;
         let text = text.strip_suffix('\n').unwrap_or(text);
@@ -325,12 +333,52 @@ fn read_existing(
         }
         rows.push((row, raw.to_vec()));
     }
+    // What follows the last newline: a row cut short is dropped, anything else refused.
+    let partial = match &contents[whole_len..] {
+        rest if whole_len == 0 => rest.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(rest),
+        rest => rest,
+    };
+    if !partial.is_empty() && !row_pattern(format, shape, &wanted).could_start(partial) {
+        return Err(format!(
+            "its last line, line {}, has no newline and is not the start of a row of this \
+             table: '{}'",
+            first_line + lines,
+            shown_start(partial)
+        ));
+    }
     Ok(Existing {
         rows,
         keep_len: whole_len as u64,
         has_header: true,
         crlf,
     })
+}
+
+/// The lines `format` writes for rows of `shape` on one of `boards`.
+fn row_pattern(format: Format, shape: Shape, boards: &HashSet<Board>) -> LinePattern {
+    let sizes = |side: fn(Board) -> usize| {
+        let mut texts: Vec<String> = boards.iter().map(|&b| side(b).to_string()).collect();
+        texts.sort();
+        texts.dedup();
+        FieldSyntax::OneOf(texts)
+    };
+    let fields: Vec<PatternField> = shape
+        .columns()
+        .iter()
+        .map(|&name| PatternField {
+            name,
+            syntax: match name {
+                "n" | "rows" => sizes(Board::rows),
+                "cols" => sizes(Board::cols),
+                "seconds" => FieldSyntax::Seconds,
+                _ => FieldSyntax::Whole,
+            },
+            text: false,
+        })
+        .collect();
+    format
+        .line_pattern(&fields)
+        .expect("nqueens writes line formats only")
 }
 
 /// The count of one board: (solutions, unique for square boards).
@@ -390,6 +438,9 @@ pub fn run(args: NQueensArgs) -> Result<(), Failure> {
         ));
     }
     let trace_out = args.trace.claim(args.force)?;
+    if let Some(trace) = &trace_out {
+        signals.status().cleanup.extend(trace.lock_files());
+    }
     let trace = trace_out.as_ref().map(|t| t.trace());
     let format = choose_format(args.format, &target, listing)?;
     let pool = args.threads.pool()?;
@@ -431,14 +482,34 @@ pub fn run(args: NQueensArgs) -> Result<(), Failure> {
             let (source, contents) = if args.force {
                 let j = file.sidecar("partial");
                 let contents = if j.is_file() {
-                    fs::read(&j).map_err(|e| cannot_write(&j, e))?
+                    match read_start(&j, MAX_LINE_BYTES, max_lines(boards.len()))? {
+                        (contents, true) => contents,
+                        // More than a table of these boards holds: another table, which --force
+                        // starts afresh.
+                        _ => {
+                            eprintln!(
+                                "queendom: note: starting {} afresh: it holds another table",
+                                j.display()
+                            );
+                            Vec::new()
+                        }
+                    }
                 } else {
                     Vec::new()
                 };
                 journal = Some(j.clone());
                 (j, contents)
             } else {
-                (path.clone(), file.read()?)
+                let (contents, whole) = file.read_start(MAX_LINE_BYTES, max_lines(boards.len()))?;
+                if !whole {
+                    return Err(usage(format!(
+                        "cannot resume {}: it has more lines than a table of {} boards; the \
+                         file is left unchanged (--force starts it afresh)",
+                        path.display(),
+                        boards.len()
+                    )));
+                }
+                (path.clone(), contents)
             };
             let existing = match read_existing(&contents, format, shape, &boards) {
                 Ok(e) => e,
@@ -541,7 +612,7 @@ pub fn run(args: NQueensArgs) -> Result<(), Failure> {
             kept.len()
         );
         if let Some(file) = &out {
-            status.cleanup.push(file.sidecar("lock"));
+            status.cleanup.extend(file.lock_files());
         }
     }
     let kept_boards: HashSet<Board> = kept.iter().map(|(r, _)| r.board).collect();
@@ -588,6 +659,8 @@ pub fn run(args: NQueensArgs) -> Result<(), Failure> {
     bar.finish_and_clear();
     drop(sink);
     if let Some(trace) = &trace_out {
+        // Under the status lock: a signal now must not cut the rename.
+        let _status = signals.status();
         trace.write()?;
     }
 
@@ -684,7 +757,7 @@ fn list_all(
                     "interrupted while listing placements; {} was not written",
                     path.display()
                 );
-                status.cleanup.push(file.sidecar("lock"));
+                status.cleanup.extend(file.lock_files());
             }
             let mut replacement = file.replacement()?;
             signals

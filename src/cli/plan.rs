@@ -222,8 +222,8 @@ Without --part, --rank or --next, the rank comes from SLURM_ARRAY_TASK_ID (a Slu
 runs the part --rank R names, so the array starts with the largest parts). A part that already has a
 result is not run again (exit 0). Exit codes: 0 the part is done (--until-done: no part is left to
 claim); 1 failure (also: the part is being run by another worker); 2 bad command line or run
-directory; 3 (--next) no part left to claim; 130/143 interrupted (nothing of the part in progress is
-kept).")]
+directory; 3 (--next) no part left to claim; 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP
+(nothing of the part in progress is kept).")]
 pub struct WorkArgs {
     /// The plan directory.
     #[arg(value_name = "RUN")]

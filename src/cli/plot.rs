@@ -6,7 +6,7 @@ use std::path::Path;
 use queendom::picture::{read_table, Heatmap, PlotTable, Report, Tables};
 use queendom::search::Problem;
 
-use super::picture_file::{check_target, write_whole, Destination};
+use super::output::{check_whole, write_whole_to, Target};
 use super::{usage, Failure};
 
 const PLOT_HELP: &str = "\
@@ -70,9 +70,9 @@ enum PlotFormat {
 }
 
 pub fn run_plot(args: PlotArgs) -> Result<(), Failure> {
-    let destination = Destination::parse(args.output.as_deref());
+    let destination = Target::parse(args.output.as_deref());
     let format = match destination.extension().as_deref() {
-        None if destination == Destination::Stdout => PlotFormat::Svg,
+        None if destination == Target::Stdout => PlotFormat::Svg,
         Some("svg") => PlotFormat::Svg,
         Some("png") => PlotFormat::Png,
         _ => {
@@ -81,7 +81,7 @@ pub fn run_plot(args: PlotArgs) -> Result<(), Failure> {
             )))
         }
     };
-    prepare(&destination, args.files.force)?;
+    check_whole(&destination, args.files.force)?;
     let tables = args.files.load()?;
     let mut heatmap = Heatmap::new(&tables);
     if let Some(title) = &args.files.title {
@@ -91,13 +91,13 @@ pub fn run_plot(args: PlotArgs) -> Result<(), Failure> {
         PlotFormat::Svg => heatmap.svg().into_bytes(),
         PlotFormat::Png => heatmap.png()?,
     };
-    write_whole(&destination, &bytes, args.files.force)
+    write_whole_to(&destination, &bytes, args.files.force)
 }
 
 pub fn run_report(args: ReportArgs) -> Result<(), Failure> {
-    let destination = Destination::parse(args.output.as_deref());
+    let destination = Target::parse(args.output.as_deref());
     match destination.extension().as_deref() {
-        None if destination == Destination::Stdout => {}
+        None if destination == Target::Stdout => {}
         Some("html" | "htm") => {}
         _ => {
             return Err(usage(format!(
@@ -105,7 +105,7 @@ pub fn run_report(args: ReportArgs) -> Result<(), Failure> {
             )))
         }
     }
-    prepare(&destination, args.files.force)?;
+    check_whole(&destination, args.files.force)?;
     let tables = args.files.load()?;
     let mut sources = vec![args.files.table.clone()];
     sources.extend(args.files.independent.clone());
@@ -117,14 +117,7 @@ pub fn run_report(args: ReportArgs) -> Result<(), Failure> {
     if let Some(title) = &args.files.title {
         report = report.title(title.clone());
     }
-    write_whole(&destination, report.html().as_bytes(), args.files.force)
-}
-
-fn prepare(destination: &Destination, force: bool) -> Result<(), Failure> {
-    match destination {
-        Destination::Stdout => Ok(()),
-        Destination::File(path) => check_target(path, force),
-    }
+    write_whole_to(&destination, report.html().as_bytes(), args.files.force)
 }
 
 impl TableFiles {

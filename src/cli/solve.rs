@@ -37,6 +37,8 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: SolveArgs) -> Result<(), Failure> {
+    // From here on a signal only raises the flag: the locks taken below are released in order.
+    let interrupt = Interrupt::register()?;
     let boards: Vec<Board> = args.boards.clone();
     let pictures = PicturePlan::new(&args.pictures, &boards)?;
     if pictures.uses_stdout() && args.trace.uses_stdout() {
@@ -53,7 +55,6 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
         Problem::Domination
     };
     let pool = args.threads.pool()?;
-    let interrupt = Interrupt::register()?;
     let total = boards.len();
     for (done, board) in boards.into_iter().enumerate() {
         let start = Instant::now();

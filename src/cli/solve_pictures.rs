@@ -1,7 +1,7 @@
 //! `queendom solve ... --svg FILE --png FILE`: a picture of each board's layout. With several
 //! boards a file name must hold `{board}`, which becomes the board (`b-{board}.svg` →
-//! `b-8x8.svg`); every name is checked before the first search, and each picture is written as
-//! soon as its board is solved.
+//! `b-8x8.svg`); every name is checked (through the output policy, [`super::output::file`]) before
+//! the first search, and each picture is written as soon as its board is solved.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use queendom::picture::BoardPicture;
 use queendom::{Board, Layout};
 
-use super::picture_file::{check_target, write_whole, Destination};
+use super::output::{check_whole, write_whole_to, Target};
 use super::{usage, Failure};
 
 /// The options `solve` takes for pictures.
@@ -43,14 +43,14 @@ enum Kind {
 
 /// Every picture to write, by board; checked up front.
 pub struct PicturePlan {
-    files: HashMap<Board, Vec<(Kind, Destination)>>,
+    files: HashMap<Board, Vec<(Kind, Target)>>,
     force: bool,
 }
 
 impl PicturePlan {
     pub fn new(args: &PictureArgs, boards: &[Board]) -> Result<PicturePlan, Failure> {
-        let mut files: HashMap<Board, Vec<(Kind, Destination)>> = HashMap::new();
-        let mut claimed: HashMap<Destination, String> = HashMap::new();
+        let mut files: HashMap<Board, Vec<(Kind, Target)>> = HashMap::new();
+        let mut claimed: HashMap<Target, String> = HashMap::new();
         for (kind, flag, name) in [
             (Kind::Svg, "--svg", &args.svg),
             (Kind::Png, "--png", &args.png),
@@ -79,9 +79,9 @@ impl PicturePlan {
             }
             for (i, &board) in boards.iter().enumerate() {
                 let destination = if name == "-" {
-                    Destination::Stdout
+                    Target::Stdout
                 } else {
-                    Destination::File(PathBuf::from(name.replace(PLACEHOLDER, &board.to_string())))
+                    Target::File(PathBuf::from(name.replace(PLACEHOLDER, &board.to_string())))
                 };
                 let who = format!("{flag} of board {} ({board})", i + 1);
                 if let Some(first) = claimed.insert(destination.clone(), who.clone()) {
@@ -89,9 +89,7 @@ impl PicturePlan {
                         "{first} and {who} would both be written to {destination}"
                     )));
                 }
-                if let Destination::File(path) = &destination {
-                    check_target(path, args.force)?;
-                }
+                check_whole(&destination, args.force)?;
                 files.entry(board).or_default().push((kind, destination));
             }
         }
@@ -106,7 +104,7 @@ impl PicturePlan {
         self.files
             .values()
             .flatten()
-            .any(|(_, d)| *d == Destination::Stdout)
+            .any(|(_, d)| *d == Target::Stdout)
     }
 
     /// Write the pictures of `layout`'s board, titled e.g. `γ(8×8) = 5`.
@@ -120,7 +118,7 @@ impl PicturePlan {
                 Kind::Svg => picture.svg().into_bytes(),
                 Kind::Png => picture.png()?,
             };
-            write_whole(destination, &bytes, self.force)?;
+            write_whole_to(destination, &bytes, self.force)?;
         }
         Ok(())
     }

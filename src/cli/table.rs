@@ -1,7 +1,7 @@
 //! `queendom table --rows A-B --cols C-D [-o FILE] [--format F]`: one row per board, written as each
 //! finishes. The boards are searched side by side, one job of the thread pool each (with
 //! `--checkpoint`, one after the other). An existing table file is checked, re-proved where that
-//! is cheap, and completed; Ctrl-C or SIGTERM stops cleanly.
+//! is cheap, and completed; Ctrl-C, SIGTERM or SIGHUP stops cleanly.
 //!
 //! Everything that can be refused is refused before a file is created or changed: the format, the
 //! path (through the output-file policy, [`super::output::file`]), and an existing file's contents.
@@ -27,14 +27,15 @@ use queendom::export::{Export, Format};
 use queendom::row::{RowKind, TableRow};
 use queendom::search::{Problem, SearchError, SearchOptions};
 use queendom::table::resume::{
-    read_existing, reprove, visible, ExistingTable, KeptRow, LineEnding, ResumeError,
+    max_lines, read_existing, reprove, visible, ExistingTable, KeptRow, LineEnding, ResumeError,
+    MAX_LINE_BYTES,
 };
 use queendom::table::{
     boards, square_boards, Searched, SideBySideError, SizeList, TableEvent, TableRunner,
 };
 use queendom::Board;
 
-use super::output::file::cannot_write;
+use super::output::file::{cannot_write, read_start};
 use super::output::{OutFile, Sink, Target};
 use super::plan::{solve_checkpointed, CheckpointError};
 use super::signals::Interrupt;
@@ -75,8 +76,10 @@ Resume (csv, tsv, json files): if FILE exists, it must be a table of this format
   of at most 144 squares (all boards with --verify) its number is proved again: no layout with one
   queen fewer exists. Kept rows stay as they are and only the missing boards are computed and
   appended. If the rows then are not in the table's order (e.g. the ranges grew), the finished
-  file is rewritten in order, atomically. A half-written last line, as a killed run may leave, is
-  dropped and its board computed again. Any other file is refused and left unchanged. Files of
+  file is rewritten in order, atomically. A half-written last line, as a killed run may leave (the
+  start of a row of a requested board, in this format), is dropped and its board computed again;
+  any other last line without a newline is refused. A line longer than any row (4096 bytes) is
+  refused at once, whatever the file's size. Any other file is refused and left unchanged. Files of
   older versions (no digest column) are resumed with --verify only, then rewritten with digests.
 
 --force, and the whole-table formats (markdown, grid, bfile, xlsx): FILE is not read; the rows go
@@ -84,20 +87,23 @@ Resume (csv, tsv, json files): if FILE exists, it must be a table of this format
   is replaced by the new table, in one rename, only when it is complete. Without --force an
   existing FILE of a whole-table format is refused.
 
-Interruption: Ctrl-C (SIGINT) or SIGTERM stops the run: every finished board is on disk (in FILE,
-  or in .FILE.partial as the message says; on standard output, finished rows still waiting for a
-  board before them are written last, and the message says how many), the boards in progress are
-  dropped, and the exit code is 130 (SIGINT) or 143 (SIGTERM). A second signal ends the process
-  at once. Rows are written whole, so even `kill -9` leaves a file that the same command resumes,
-  whatever the order its rows finished in.
+Interruption: Ctrl-C (SIGINT), SIGTERM or SIGHUP stops the run within a fraction of a second,
+  whatever it is doing (start layouts, search, re-proving): every finished board is on disk (in
+  FILE, or in .FILE.partial as the message says; on standard output, finished rows still waiting
+  for a board before them are written last, and the message says how many), the boards in
+  progress are dropped, and the exit code is 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP). A second
+  signal ends the process at once. Rows are written whole, so even `kill -9` leaves a file that
+  the same command resumes, whatever the order its rows finished in.
 
-Only one run at a time may write a FILE: a second one is refused (exit 2) naming the first (pid,
-  host, start). Only regular files are written; a symbolic link is followed and its target
-  replaced, so the link stays.
+Only one run at a time may write a FILE, under any of its names (a hard link too): a second one is
+  refused (exit 2) naming the first (pid, host, start). Only regular files are written (devices,
+  FIFOs, sockets and directories are refused, with or without --force); a symbolic link is
+  followed and its target replaced, so the link stays.
 
 Exit codes: 0 done (also when the reader of stdout goes away, as with `| head`); 1 failure
   (including a closed standard output); 2 bad command line, unusable output path, a FILE in use,
-  or an existing FILE that cannot be resumed (nothing is created or changed); 130/143 interrupted.";
+  or an existing FILE that cannot be resumed (nothing is created or changed); 130/143/129
+  interrupted.";
 
 #[derive(clap::Args, Debug)]
 #[command(after_long_help = TABLE_HELP)]
@@ -590,7 +596,8 @@ impl Plan {
             if !out.exists() {
                 return Ok(Plan::fresh(Dest::Direct(out)));
             }
-            let contents = out.read()?;
+            let (contents, whole) =
+                out.read_start(MAX_LINE_BYTES, max_lines(table.boards.len()))?;
             let existing = read_existing(
                 &contents,
                 table.format,
@@ -600,6 +607,9 @@ impl Plan {
                 verify,
             )
             .map_err(|e| refusal(&out.shown().display().to_string(), e))?;
+            if !whole {
+                return Err(too_long(&out.shown().display().to_string(), &table.boards));
+            }
             if existing.has_partial_line(contents.len() as u64) && existing.has_header {
                 eprintln!(
                     "queendom: {}: dropped a half-written last line; its board is computed again",
@@ -632,15 +642,22 @@ impl Plan {
             return Ok(Plan::fresh(dest(false)));
         }
         let shown = journal.display().to_string();
-        let contents = read_journal(&journal)?;
-        match read_existing(
+        let (contents, whole) = read_journal(&journal, table.boards.len())?;
+        let existing = read_existing(
             &contents,
             journal_format,
             table.kind,
             table.problem,
             &table.boards,
             verify,
-        ) {
+        )
+        .map_err(|e| e.to_string())
+        .and_then(|existing| {
+            whole
+                .then_some(existing)
+                .ok_or_else(|| more_lines(table.boards.len()))
+        });
+        match existing {
             Ok(existing) => Ok(Plan::resumed(dest(true), existing, &contents)),
             Err(e) if force => {
                 eprintln!(
@@ -882,9 +899,23 @@ fn refusal(source: &str, e: ResumeError) -> Failure {
     usage(format!("cannot resume {source}: {e}{hint}"))
 }
 
-/// A journal left by an earlier run of this table, read through the same non-blocking, regular
-/// files only rule as the output itself.
-fn read_journal(journal: &std::path::Path) -> Result<Vec<u8>, Failure> {
+/// A file with more lines than a table of `boards` holds, all of them rows of it: a board would be
+/// repeated, so this is not reached in practice; but such a file is refused, not cut.
+fn too_long(source: &str, boards: &[Board]) -> Failure {
+    usage(format!(
+        "cannot resume {source}: {}; the file is left unchanged (--force starts it afresh)",
+        more_lines(boards.len())
+    ))
+}
+
+fn more_lines(boards: usize) -> String {
+    format!("it has more lines than a table of {boards} boards")
+}
+
+/// The start of a journal left by an earlier run of this table (as much as a table of `boards`
+/// boards can hold), read through the same non-blocking, regular files only rule as the output
+/// itself; and whether that is all of it.
+fn read_journal(journal: &std::path::Path, boards: usize) -> Result<(Vec<u8>, bool), Failure> {
     let meta = fs::symlink_metadata(journal).map_err(|e| cannot_write(journal, e))?;
     if !meta.is_file() {
         return Err(usage(format!(
@@ -892,7 +923,7 @@ fn read_journal(journal: &std::path::Path) -> Result<Vec<u8>, Failure> {
             journal.display()
         )));
     }
-    fs::read(journal).map_err(|e| usage(format!("cannot read {}: {e}", journal.display())))
+    read_start(journal, MAX_LINE_BYTES, max_lines(boards))
 }
 
 #[cfg(test)]

@@ -89,6 +89,13 @@ impl TraceOut {
         self.trace.clone()
     }
 
+    /// The lock's sidecar files of FILE: to remove before an exit that runs no destructors.
+    pub fn lock_files(&self) -> Vec<std::path::PathBuf> {
+        self.file
+            .as_ref()
+            .map_or_else(Vec::new, OutFile::lock_files)
+    }
+
     /// Write every record collected.
     pub fn write(&self) -> Result<(), Failure> {
         let bytes = to_csv(&self.trace.records())?;

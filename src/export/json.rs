@@ -40,14 +40,52 @@ impl Export for JsonExport {
     }
 }
 
+/// The members of the JSON object `line`, in order. A key given twice is refused: a JSON parser
+/// keeps one of the two values (serde_json the last), so the row would say two things at once.
+pub fn json_members(line: &str) -> Result<Vec<(String, Value)>, RowReadError> {
+    let Members(members) =
+        serde_json::from_str(line).map_err(|e| RowReadError::Json(e.to_string()))?;
+    for (i, (key, _)) in members.iter().enumerate() {
+        if members[..i].iter().any(|(k, _)| k == key) {
+            return Err(RowReadError::RepeatedKey(key.clone()));
+        }
+    }
+    Ok(members)
+}
+
+/// An object's members as given, repeated keys included (a map would keep only one of them).
+struct Members(Vec<(String, Value)>);
+
+impl<'de> serde::Deserialize<'de> for Members {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Members, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Members;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Members, A::Error> {
+                let mut members = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    members.push((key, map.next_value::<Value>()?));
+                }
+                Ok(Members(members))
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Every column of `expected` (the columns of the row kind the reader wants) is read from its key;
 /// a key that names no such column, or a value of the wrong JSON type, is refused. A line without
 /// `digest` is a row written before rows carried one.
 pub(super) fn read_row(expected: &[Column], line: &str) -> Result<RowFields, RowReadError> {
-    let value: Value = serde_json::from_str(line).map_err(|e| RowReadError::Json(e.to_string()))?;
-    let Value::Object(object) = value else {
-        return Err(RowReadError::Json("not an object".into()));
-    };
+    let object = json_members(line)?;
     let known = expected;
     let mut columns = Vec::new();
     let mut texts = Vec::new();

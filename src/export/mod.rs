@@ -15,6 +15,7 @@ mod csv;
 mod grid;
 mod json;
 mod markdown;
+mod pattern;
 mod tsv;
 mod xlsx;
 
@@ -29,8 +30,10 @@ use crate::search::Problem;
 pub use self::bfile::BFileExport;
 pub use self::csv::CsvExport;
 pub use self::grid::GridExport;
+pub use self::json::json_members;
 pub use self::json::JsonExport;
 pub use self::markdown::MarkdownExport;
+pub use self::pattern::{FieldSyntax, LinePattern, PatternField};
 pub use self::tsv::TsvExport;
 pub use self::xlsx::XlsxExport;
 
@@ -171,6 +174,17 @@ impl Format {
             Format::Tsv => tsv::read_row(columns, line),
             Format::Json => json::read_row(columns, line),
             _ => Err(RowReadError::NotALineFormat(self.name())),
+        }
+    }
+
+    /// The lines this format writes for rows of `fields`, to tell the start of one from other
+    /// text; `None` for the whole-table formats.
+    pub fn line_pattern(self, fields: &[PatternField]) -> Option<LinePattern> {
+        match self {
+            Format::Csv => Some(LinePattern::separated(",", fields)),
+            Format::Tsv => Some(LinePattern::separated("\t", fields)),
+            Format::Json => Some(LinePattern::json_object(fields)),
+            _ => None,
         }
     }
 

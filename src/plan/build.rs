@@ -84,7 +84,7 @@ pub fn build(request: &PlanRequest, options: &SearchOptions) -> Result<Plan, Sea
     let mut goals = Vec::with_capacity(searched.len());
     for &board in &searched {
         let space = SearchSpace::new(board, request.problem);
-        let start = space.start_layout(options.parallel);
+        let start = space.start_layout(options)?;
         let (goal, count_queens) = match request.goal {
             PlanGoal::Minimum => (Goal::Improve(Incumbent::start(start.clone())), None),
             PlanGoal::Count => {
@@ -109,8 +109,18 @@ pub fn build(request: &PlanRequest, options: &SearchOptions) -> Result<Plan, Sea
         spaces.push(space);
         goals.push(goal);
     }
+    // The estimates of a large plan take a while: they stop with the search's cancel flag too.
+    let cancelled = || {
+        options
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    };
     let mut heap = BinaryHeap::new();
     for (b, space) in spaces.iter().enumerate() {
+        if cancelled() {
+            return Err(SearchError::Cancelled);
+        }
         let path = PartPath::whole();
         let estimate = space
             .estimate(&path, &goals[b], request.probes, seed(b, &path))
@@ -161,6 +171,9 @@ pub fn build(request: &PlanRequest, options: &SearchOptions) -> Result<Plan, Sea
         }
         total -= top.estimate;
         for path in children {
+            if cancelled() {
+                return Err(SearchError::Cancelled);
+            }
             let estimate = space
                 .estimate(&path, goal, request.probes, seed(top.board, &path))
                 .expect("children exist");

@@ -2,7 +2,11 @@
 //! only has to look for strictly smaller layouts, and proves the optimum once.
 //!
 //! Everything here is deterministic (a fixed seed, budgets counted in steps, not seconds), so the
-//! layout reported when the search finds nothing smaller is the same on every run.
+//! layout reported when the search finds nothing smaller is the same on every run. On the largest
+//! boards the local search runs for many seconds: it looks at the search's cancel flag every
+//! [`CANCEL_CHECK_STEPS`] steps, so that Ctrl-C stops it at once.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -30,6 +34,14 @@ pub(crate) fn greedy<const W: usize>(geo: &Geometry<W>, independent: bool) -> Ve
         covered = covered.or(&geo.cover[best.1]);
     }
     queens
+}
+
+/// Steps of a local search between two looks at the cancel flag: a step of the weighted search
+/// on 20×20 takes about 20 µs, so this is about a millisecond.
+const CANCEL_CHECK_STEPS: u32 = 64;
+
+fn is_set(cancel: Option<&AtomicBool>) -> bool {
+    cancel.is_some_and(|c| c.load(Relaxed))
 }
 
 /// Local search for each smaller size: independent restarts, each with its own seed and step
@@ -101,18 +113,19 @@ fn independent_steps(board: Board) -> u32 {
 /// uncovered, or on large boards the least weight uncovered (see `cover_with`; a short tabu list
 /// stops a queen from moving straight back); on success drop another. With `independent`, `start`
 /// must be independent and so is every layout kept: the moves are those of `cover_independent`.
-/// Returns the smallest layout found (`start` itself if none).
+/// Returns the smallest layout found (`start` itself if none), or `None` once `cancel` is set.
 pub(crate) fn shrink<const W: usize>(
     geo: &Geometry<W>,
     start: Vec<u16>,
     parallel: bool,
     floor: usize,
     independent: bool,
-) -> Vec<u16> {
+    cancel: Option<&AtomicBool>,
+) -> Option<Vec<u16>> {
     let n = geo.board.squares();
     let independent_steps = independent_steps(geo.board);
     if independent && independent_steps == 0 {
-        return start;
+        return Some(start);
     }
     let mut best = start;
     // Below the proven lower bound there is nothing to find.
@@ -139,7 +152,7 @@ pub(crate) fn shrink<const W: usize>(
             let mut queens = fewer.clone();
             let mut rng = XorShift((0x9E37_79B9_7F4A_7C15 ^ (seed_base * RESTARTS + restart)) | 1);
             let found = if independent {
-                cover_independent(geo, &mut queens, independent_steps, &mut rng)
+                cover_independent(geo, &mut queens, independent_steps, &mut rng, cancel)
             } else {
                 let weighted =
                     side >= LARGE_BOARD_ANY_DISTANCE || (far && side >= LARGE_BOARD_MIN_SIDE);
@@ -149,7 +162,7 @@ pub(crate) fn shrink<const W: usize>(
                     (false, true) => STEPS_FAR_FROM_BOUND,
                     (false, false) => STEPS_PER_RESTART,
                 };
-                cover_with(geo, &mut queens, steps, weighted, &mut rng)
+                cover_with(geo, &mut queens, steps, weighted, &mut rng, cancel)
             };
             found.then_some(queens)
         };
@@ -162,16 +175,20 @@ pub(crate) fn shrink<const W: usize>(
         } else {
             (0..RESTARTS).find_map(attempt)
         };
+        // A cancelled restart reports failure: the layout so far is not the deterministic one.
+        if is_set(cancel) {
+            return None;
+        }
         match found {
             Some(layout) => best = layout,
             None => break,
         }
     }
-    best
+    Some(best)
 }
 
 /// Local search for a layout with `queens.len()` queens within `steps` moves; on success `queens`
-/// holds it.
+/// holds it. Gives up (false) once `cancel` is set.
 ///
 /// With `weighted`, every square has a weight, raised by one for each step it stays uncovered, and
 /// a move is scored by the weight it covers less the weight it uncovers (without, every weight
@@ -184,6 +201,7 @@ fn cover_with<const W: usize>(
     steps: u32,
     weighted: bool,
     rng: &mut XorShift,
+    cancel: Option<&AtomicBool>,
 ) -> bool {
     let mut state = CoverState::new(geo, queens);
     // Unweighted, every weight is 1 and a popcount gives the sum without visiting the squares:
@@ -196,6 +214,9 @@ fn cover_with<const W: usize>(
         }
     };
     for step in 1..=steps {
+        if step % CANCEL_CHECK_STEPS == 0 && is_set(cancel) {
+            return false;
+        }
         let (uncovered, single) = state.uncovered_and_single();
         let missing = uncovered.count();
         if missing == 0 {
@@ -236,7 +257,8 @@ fn cover_with<const W: usize>(
 }
 
 /// Local search for an independent dominating layout with `queens.len()` queens within `steps`
-/// moves; on success `queens` holds it. `queens` must not attack each other at the start.
+/// moves; on success `queens` holds it. `queens` must not attack each other at the start. Gives
+/// up (false) once `cancel` is set.
 ///
 /// Moves that keep the queens independent at every step (a queen may only move onto a square no
 /// other queen attacks) get stuck: measured on the boards 13..20 × 13..20, 75 000 such steps per
@@ -252,11 +274,15 @@ fn cover_independent<const W: usize>(
     queens: &mut [u16],
     steps: u32,
     rng: &mut XorShift,
+    cancel: Option<&AtomicBool>,
 ) -> bool {
     let mut state = CoverState::new(geo, queens);
     // Each destination of a step: (square, weight it would newly cover, queens it sees).
     let mut dests: Vec<(u16, i64, i64)> = Vec::with_capacity(geo.board.squares());
     for step in 1..=steps {
+        if step % CANCEL_CHECK_STEPS == 0 && is_set(cancel) {
+            return false;
+        }
         let (uncovered, single) = state.uncovered_and_single();
         // A queen's own square counts it once, and is covered: a queen on a square covered more
         // than once is attacked.
@@ -456,7 +482,7 @@ mod tests {
             let greedy = greedy(&geo, true);
             check_independent_dominating(&layout(board, &greedy), greedy.len()).unwrap();
             let floor = super::super::bounds::lower_bound(board);
-            let shrunk = shrink(&geo, greedy.clone(), false, floor, true);
+            let shrunk = shrink(&geo, greedy.clone(), false, floor, true, None).unwrap();
             check_independent_dominating(&layout(board, &shrunk), shrunk.len())
                 .unwrap_or_else(|e| panic!("{board}: {e}"));
             assert!(shrunk.len() >= floor);
@@ -479,7 +505,7 @@ mod tests {
                 let mut queens = greedy(&geo, true);
                 queens.pop();
                 let mut rng = XorShift(0x9E37_79B9_7F4A_7C15 ^ (n * 64 + m) as u64);
-                if cover_independent(&geo, &mut queens, 2_000, &mut rng) {
+                if cover_independent(&geo, &mut queens, 2_000, &mut rng, None) {
                     successes += 1;
                     check_independent_dominating(&layout(board, &queens), queens.len())
                         .unwrap_or_else(|e| panic!("{board}: {e}"));

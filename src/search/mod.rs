@@ -171,7 +171,7 @@ pub fn solve(
             t.begin_process()
         }
     });
-    let start = space.start_layout(options.parallel);
+    let start = space.start_layout(options)?;
     if let (Some(trace), Some(span)) = (&options.trace, span) {
         let identity = TaskIdentity {
             parent: options.trace_parent,
@@ -361,14 +361,19 @@ impl SearchSpace {
         self.problem
     }
 
-    /// The layout a search starts from: greedy, then (for γ) a local search for smaller ones.
-    /// Deterministic; with `parallel`, restarts run side by side with the same outcome.
-    pub fn start_layout(&self, parallel: bool) -> Layout {
+    /// The layout a search starts from: greedy, then a local search for smaller ones.
+    /// Deterministic; with `options.parallel`, restarts run side by side with the same outcome.
+    /// The local search watches `options.cancel` (it runs for seconds on the largest boards).
+    pub fn start_layout(&self, options: &SearchOptions) -> Result<Layout, SearchError> {
+        let cancel = options.cancel.as_deref();
         let queens = with_space!(self, s => {
             let start = heuristic::greedy(&s.geo, s.independent);
-            heuristic::shrink(&s.geo, start, parallel, bounds::lower_bound(s.board()), s.independent)
+            let floor = bounds::lower_bound(s.board());
+            heuristic::shrink(&s.geo, start, options.parallel, floor, s.independent, cancel)
         });
-        self.layout(&queens)
+        queens
+            .map(|q| self.layout(&q))
+            .ok_or(SearchError::Cancelled)
     }
 
     /// The parts one level below `part`, in search order, or `None` if `part` names no part of

@@ -13,17 +13,22 @@
 //!
 //! Files are read as spreadsheets save them too: a UTF-8 byte order mark and CRLF line endings are
 //! accepted. A last line without its newline is what a run killed in the middle of a write leaves:
-//! it is dropped (the board is computed again). An empty file, or one holding only the start of
-//! the header, is a table with no rows yet. Files written before rows carried a digest are read
-//! only when every row is re-proved. Anything else is refused, naming the line.
+//! if it is the start of a row this table writes (a requested board, this problem, the format's
+//! own layout of fields), it is dropped and the board computed again; any other text there is
+//! somebody's, and the file is refused. An empty file, or one holding only the start of the header,
+//! is a table with no rows yet. Files written before rows carried a digest are read only when every
+//! row is re-proved. Anything else is refused, naming the line.
+//!
+//! No row is longer than [`MAX_LINE_BYTES`]: a longer line is refused, and a caller need read no
+//! more of a file than that many bytes per line, for as many lines as a table can have.
 
 use std::collections::HashSet;
 
 use thiserror::Error;
 
 use crate::board::Board;
-use crate::export::Format;
-use crate::row::{Column, LineError, RowKind, RowReader, TableRow};
+use crate::export::{FieldSyntax, Format, LinePattern, PatternField};
+use crate::row::{CellKind, Column, LineError, RowKind, RowReader, TableRow};
 use crate::search::{self, search_at_most, Problem, SearchError, SearchOptions};
 
 /// Boards of at most this many squares have every kept row re-proved on every resume: proving
@@ -32,6 +37,22 @@ use crate::search::{self, search_at_most, Problem, SearchError, SearchOptions};
 pub const REPROVE_SQUARES: usize = 144;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The longest line (its line ending included) a table file may have. The longest rows are a few
+/// hundred bytes (a count row in JSON of a 32×32 board); a longer line is not a row.
+pub const MAX_LINE_BYTES: usize = 4096;
+
+/// How many lines a table file of `boards` boards can have: the header, one row per board, and a
+/// half-written last line. A file with more is refused from these (a board would be repeated or
+/// not requested), so a caller need read no more.
+pub fn max_lines(boards: usize) -> usize {
+    boards + 2
+}
+
+/// Of a line shown in a message, at most this many bytes are looked at.
+const SHOWN_BYTES: usize = 480;
+/// and at most this many characters shown.
+const SHOWN_CHARS: usize = 120;
 
 /// A row kept from the file.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,6 +121,13 @@ pub enum ResumeError {
     NotResumable { format: Format },
     #[error("line {line} is not UTF-8 text")]
     NotText { line: usize },
+    #[error("line {line} is longer than any row of a table (more than {MAX_LINE_BYTES} bytes)")]
+    LongLine { line: usize },
+    #[error(
+        "its last line, line {line}, has no newline and is not the start of a row this table \
+         writes: '{found}'"
+    )]
+    PartialLine { line: usize, found: String },
     #[error(
         "it is not a queendom {format} table: its first line is '{found}', expected '{expected}'"
     )]
@@ -187,6 +215,16 @@ pub fn visible(text: &str) -> String {
     out
 }
 
+/// The start of `line` as a message shows it: invisible characters escaped, and only its first
+/// characters, however long the line is.
+pub fn shown_start(line: &[u8]) -> String {
+    let start = &line[..line.len().min(SHOWN_BYTES)];
+    visible(&String::from_utf8_lossy(start))
+        .chars()
+        .take(SHOWN_CHARS)
+        .collect()
+}
+
 /// Read `contents`, an existing file meant to hold a `format` table of `kind` rows of `problem`
 /// over `boards`. `verify` says that every row will be re-proved, which lets files without digests
 /// (written by older versions) in.
@@ -249,19 +287,10 @@ pub fn read_existing(
             body_start = first_end.unwrap_or(bom);
         } else if first_end.is_some() && matches(&legacy_header) {
             body_start = first_end.unwrap_or(bom);
-            columns = legacy_columns;
+            columns = legacy_columns.clone();
             legacy = true;
         } else {
-            let line = contents
-                .get(bom..)
-                .unwrap_or(&[])
-                .split(|&b| b == b'\n')
-                .next()
-                .unwrap_or(&[]);
-            let mut found = String::from_utf8_lossy(line).into_owned();
-            if bom > 0 {
-                found.insert(0, '\u{feff}');
-            }
+            let line = contents.split(|&b| b == b'\n').next().unwrap_or(&[]);
             for other in RowKind::ALL {
                 if other != kind && matches(&format.header_for(other.columns())) {
                     return Err(ResumeError::OtherKind {
@@ -270,7 +299,8 @@ pub fn read_existing(
                     });
                 }
             }
-            let found: String = visible(&found).chars().take(120).collect();
+            // The byte order mark stays in: it is shown as an escape.
+            let found = shown_start(line);
             let expected = visible(String::from_utf8_lossy(&header).trim_end());
             return Err(ResumeError::Header {
                 format,
@@ -285,9 +315,14 @@ pub fn read_existing(
     let mut reader = RowReader::new(format, &columns);
     let mut rows = Vec::new();
     let first_line = if header.is_empty() { 1 } else { 2 };
-    let body = &whole[body_start..];
+    let body = whole.get(body_start..).unwrap_or(&[]);
+    let mut lines = 0;
     for (i, raw) in body.split_inclusive(|&b| b == b'\n').enumerate() {
         let line = first_line + i;
+        lines = i + 1;
+        if raw.len() > MAX_LINE_BYTES {
+            return Err(ResumeError::LongLine { line });
+        }
         let text = std::str::from_utf8(raw).map_err(|_| ResumeError::NotText { line })?;
         let text = text.strip_suffix('\n').unwrap_or(text);
         let text = match text.strip_suffix('\r') {
@@ -340,6 +375,28 @@ pub fn read_existing(
             has_digest: fields.digest.is_some(),
         });
     }
+    // What follows the last newline: dropped only if it is the start of a row.
+    let partial = match &contents[whole_len..] {
+        rest if whole_len == 0 => rest.strip_prefix(BOM).unwrap_or(rest),
+        rest => rest,
+    };
+    if !partial.is_empty() {
+        let line = first_line + lines;
+        if partial.len() >= MAX_LINE_BYTES {
+            return Err(ResumeError::LongLine { line });
+        }
+        let mut patterns = vec![row_pattern(format, &columns, problem, boards)];
+        if format == Format::Json {
+            // JSON Lines has no header to say which columns: rows of older versions too.
+            patterns.push(row_pattern(format, &legacy_columns, problem, boards));
+        }
+        if !patterns.iter().flatten().any(|p| p.could_start(partial)) {
+            return Err(ResumeError::PartialLine {
+                line,
+                found: shown_start(partial),
+            });
+        }
+    }
     if legacy && rows.is_empty() {
         // An older header and no rows: nothing to trust, and new rows could not follow that
         // header. The file starts afresh.
@@ -361,6 +418,42 @@ pub fn read_existing(
         legacy,
         line_ending,
     })
+}
+
+/// The lines `format` writes for rows of `columns` of `problem` on one of `boards`.
+fn row_pattern(
+    format: Format,
+    columns: &[Column],
+    problem: Problem,
+    boards: &[Board],
+) -> Option<LinePattern> {
+    let sizes = |side: fn(Board) -> usize| {
+        let mut texts: Vec<String> = boards.iter().map(|&b| side(b).to_string()).collect();
+        texts.sort();
+        texts.dedup();
+        FieldSyntax::OneOf(texts)
+    };
+    let fields: Vec<PatternField> = columns
+        .iter()
+        .map(|&column| PatternField {
+            name: column.name(),
+            syntax: match column {
+                Column::Rows => sizes(Board::rows),
+                Column::Cols => sizes(Board::cols),
+                Column::Layout => FieldSyntax::Layout,
+                Column::Problem => FieldSyntax::OneOf(vec![problem.name().to_string()]),
+                Column::Digest => FieldSyntax::Digest,
+                Column::Seconds => FieldSyntax::Seconds,
+                Column::Queens
+                | Column::Layouts
+                | Column::Classes
+                | Column::Nodes
+                | Column::Threads => FieldSyntax::Whole,
+            },
+            text: column.kind() == CellKind::Text,
+        })
+        .collect();
+    format.line_pattern(&fields)
 }
 
 /// Whether re-proving a row of `board` is cheap enough to do on every resume.

@@ -441,7 +441,9 @@ fn the_start_reaches_the_optimum_of_thin_boards_far_above_the_bound() {
         let board = Board::new(r, c).unwrap();
         // One queen above the optimum is two above the bound: the longer budget applies.
         assert!(optimum > lower_bound(board, Problem::Domination));
-        let start = SearchSpace::new(board, Problem::Domination).start_layout(false);
+        let start = SearchSpace::new(board, Problem::Domination)
+            .start_layout(&SearchOptions::sequential())
+            .unwrap();
         assert_eq!(start.len(), optimum, "start layout of {board}");
         assert_eq!(value(r, c, Problem::Domination), optimum);
     }
@@ -451,7 +453,9 @@ fn the_start_reaches_the_optimum_of_thin_boards_far_above_the_bound() {
 fn assert_starts_dominate_with(boards: &[(usize, usize, usize)]) {
     for &(r, c, queens) in boards {
         let board = Board::new(r, c).unwrap();
-        let start = SearchSpace::new(board, Problem::Domination).start_layout(true);
+        let start = SearchSpace::new(board, Problem::Domination)
+            .start_layout(&SearchOptions::parallel())
+            .unwrap();
         assert_eq!(start.len(), queens, "start layout of {board}");
         Problem::Domination.check(&start, queens).unwrap();
     }

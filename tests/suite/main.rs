@@ -11,6 +11,7 @@ mod cli_pictures;
 mod count;
 mod count_table;
 mod engine;
+mod hostile;
 mod nqueens;
 mod pictures;
 mod plan;

@@ -1,35 +1,48 @@
-//! The output-file policy, the one place where commands open, lock, write and replace files.
+//! The output-file policy, the one place where commands open, lock, write and replace files: every
+//! file a command writes (tables, counts, traces, benchmarks, merged answers, pictures, pages) goes
+//! through it.
 //!
 //! - Only regular files are written (or `-`, stdout). A directory, device, FIFO or socket is
-//!   refused before anything is opened, from its metadata: nothing reads `/dev/zero` or waits on a
-//!   FIFO. A symbolic link is followed to its target, which is written in its place: the link
-//!   stays a link.
+//!   refused before anything is opened, from its metadata, with or without `--force`: nothing
+//!   reads `/dev/zero`, waits on a FIFO or replaces `/dev/null`. A symbolic link is followed to its
+//!   target, which is written in its place: the link stays a link. An empty name, or one that
+//!   names a directory (`out/`), is refused too.
 //! - [`OutFile::claim`] does every check before any work starts: the directory exists and takes
 //!   new files (the lock's sidecar is created there), the path is usable, and no other run holds
-//!   the file ([`super::lock`]). Refusals are usage errors (exit 2) that leave everything as it was.
+//!   the file, under this name or another ([`super::lock`]). Refusals are usage errors (exit 2)
+//!   that leave everything as it was. [`OutFile::check`] makes the same checks without the lock,
+//!   for files written once the work is done (pictures), which are claimed then.
 //! - A file is replaced only whole and only once the new contents are complete: they are written
 //!   to a temporary file beside the target and renamed over it ([`Replacement`]), keeping the old
 //!   file's permissions. Until then the old file is untouched; if the rename fails, the temporary
-//!   file is kept and the message says where.
+//!   file is kept and the message says where. Temporary and sidecar names fit in a file name's
+//!   255 bytes, however long the target's name ([`super::lock::hidden_name`]).
+//! - An existing file is read only as far as a resume needs ([`OutFile::read_start`]): a file
+//!   that is not a table is refused from its first lines, whatever its size.
 //!
 //! How a command uses it: `claim` the path given with `-o`; read the old contents with
-//! [`OutFile::read`] (resume) or refuse them; then write through [`OutFile::create`] (a new file,
-//! rows appended as they finish), [`OutFile::append`] (resume), or [`OutFile::replacement`] /
+//! [`OutFile::read_start`] (resume) or refuse them; then write through [`OutFile::create`] (a new
+//! file, rows appended as they finish), [`OutFile::append`] (resume), or [`OutFile::replacement`] /
 //! [`OutFile::write_whole`] (whole files). Keep the `OutFile` alive until the last byte is written:
 //! it holds the lock.
 
 use std::fs::{self, File, Metadata, OpenOptions};
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, Read, Write};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use tempfile::NamedTempFile;
 
-use super::lock::{sidecar, Lock, LockError};
+use super::lock::{hidden_name, sidecar, Lock, LockError};
 use crate::cli::{usage, Failure};
 
 /// Symbolic links followed at most, as the kernel does (ELOOP beyond).
 const MAX_LINKS: usize = 40;
+
+/// The random letters tempfile puts in a temporary file's name.
+const RANDOM_LETTERS: usize = 6;
+const TEMP_SUFFIX: &str = ".tmp";
 
 /// An output file claimed for this run: checked, its symlinks resolved, and locked.
 #[derive(Debug)]
@@ -40,68 +53,25 @@ pub struct OutFile {
     path: PathBuf,
     /// The existing regular file's metadata, if there is one.
     existing: Option<Metadata>,
-    _lock: Lock,
+    lock: Lock,
+}
+
+/// What [`OutFile::check`] found at a path.
+struct Checked {
+    shown: PathBuf,
+    path: PathBuf,
+    existing: Option<Metadata>,
 }
 
 impl OutFile {
-    /// Check `path` and lock it for this run; see the module doc. Never opens an existing file.
+    /// Check `path` and lock it for this run; see the module doc. An existing file is opened
+    /// only to lock it (read-only, without blocking, once it is known to be a regular file).
     pub fn claim(path: &Path) -> Result<OutFile, Failure> {
-        let shown = path.to_path_buf();
-        let target = resolve_links(path)?;
-        let dir = directory_of(&target);
-        match fs::metadata(&dir) {
-            Ok(meta) if meta.is_dir() => {}
-            Ok(_) => {
-                return Err(usage(format!(
-                    "cannot write {}: {} is not a directory",
-                    shown.display(),
-                    dir.display()
-                )))
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(usage(format!(
-                    "cannot write {}: directory {} does not exist",
-                    shown.display(),
-                    dir.display()
-                )))
-            }
-            Err(e) => return Err(cannot_write(&shown, e)),
-        }
-        let existing = match fs::metadata(&target) {
-            Ok(meta) => {
-                let kind = meta.file_type();
-                let what = if kind.is_file() {
-                    None
-                } else if kind.is_dir() {
-                    Some("a directory")
-                } else if kind.is_char_device() {
-                    Some("a character device")
-                } else if kind.is_block_device() {
-                    Some("a block device")
-                } else if kind.is_fifo() {
-                    Some("a FIFO (named pipe)")
-                } else if kind.is_socket() {
-                    Some("a socket")
-                } else {
-                    Some("not a regular file")
-                };
-                if let Some(what) = what {
-                    let via = if target != shown {
-                        format!(" (the target of the link, {})", target.display())
-                    } else {
-                        String::new()
-                    };
-                    return Err(usage(format!(
-                        "cannot write {}: it is {what}{via}; queendom writes regular files only \
-                         (or - for standard output)",
-                        shown.display()
-                    )));
-                }
-                Some(meta)
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-            Err(e) => return Err(cannot_write(&shown, e)),
-        };
+        let Checked {
+            shown,
+            path: target,
+            existing,
+        } = inspect(path)?;
         // Creating the lock's sidecar also proves that the directory takes new files.
         let lock = match Lock::take(&target) {
             Ok(lock) => lock,
@@ -118,8 +88,14 @@ impl OutFile {
             shown,
             path: target,
             existing,
-            _lock: lock,
+            lock,
         })
+    }
+
+    /// Every check of [`claim`](Self::claim) but the lock: for a file written when the work is
+    /// done, checked before it starts. Whether a file is there now.
+    pub fn check(path: &Path) -> Result<bool, Failure> {
+        Ok(inspect(path)?.existing.is_some())
     }
 
     /// The path as the user wrote it, for messages.
@@ -137,17 +113,24 @@ impl OutFile {
         sidecar(&self.path, what)
     }
 
-    /// The existing file's contents (empty if there is none).
-    pub fn read(&self) -> Result<Vec<u8>, Failure> {
+    /// The lock's sidecar files: to remove before an exit that runs no destructors.
+    pub fn lock_files(&self) -> Vec<PathBuf> {
+        self.lock.sidecars()
+    }
+
+    /// The start of the existing file, line by line: at most `max_lines` lines, and of a line
+    /// longer than `max_line` bytes (its newline included) only its first `max_line + 1` bytes,
+    /// after which nothing more is read. Returns the bytes and whether they are the whole file.
+    /// Memory stays bounded whatever the file holds (a 1 GiB file of zeros is one long line).
+    pub fn read_start(
+        &self,
+        max_line: usize,
+        max_lines: usize,
+    ) -> Result<(Vec<u8>, bool), Failure> {
         if !self.exists() {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), true));
         }
-        let mut file = open_regular(&self.path, OpenOptions::new().read(true))
-            .map_err(|e| usage(format!("cannot read {}: {e}", self.shown.display())))?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)
-            .map_err(|e| usage(format!("cannot read {}: {e}", self.shown.display())))?;
-        Ok(bytes)
+        read_lines(&self.path, &self.shown, max_line, max_lines)
     }
 
     /// The existing file, opened to append; cut back to `keep_len` bytes first if it is longer.
@@ -167,23 +150,28 @@ impl OutFile {
 
     /// A new file, to be filled as the work goes (refused if a file appeared there meanwhile).
     pub fn create(&self) -> Result<File, Failure> {
-        OpenOptions::new()
+        let file = OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(&self.path)
-            .map_err(|e| cannot_write(&self.shown, e))
+            .map_err(|e| cannot_write(&self.shown, e))?;
+        // From now on a hard link to it must meet this run's lock too.
+        self.lock.follow(&self.path);
+        Ok(file)
     }
 
     /// A temporary file beside the target that replaces it on [`Replacement::commit`].
     pub fn replacement(&self) -> Result<Replacement, Failure> {
-        let name = self.path.file_name().unwrap_or_default().to_string_lossy();
+        let name = self.path.file_name().unwrap_or_default();
+        let prefix = hidden_name(name, "", RANDOM_LETTERS + TEMP_SUFFIX.len());
         let mode = self
             .existing
             .as_ref()
             .map_or(0o666, |m| m.permissions().mode() & 0o7777);
         let temp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
-            .suffix(".tmp")
+            .prefix(&prefix)
+            .rand_bytes(RANDOM_LETTERS)
+            .suffix(TEMP_SUFFIX)
             // A new file gets what the umask leaves of 0666, as any new file; a replaced one keeps
             // its mode (tempfile's own default is owner-only).
             .permissions(fs::Permissions::from_mode(mode))
@@ -200,6 +188,20 @@ impl OutFile {
 
     /// Replace the file by `bytes` at once (or create it).
     pub fn write_whole(&self, bytes: &[u8]) -> Result<(), Failure> {
+        self.fill(bytes)?.commit()?;
+        self.lock.follow(&self.path);
+        Ok(())
+    }
+
+    /// Write `bytes` as a new file; if one appeared at the path since the claim (made by
+    /// something else than queendom, which the lock stops), it is left as it is and refused.
+    pub fn write_new(&self, bytes: &[u8]) -> Result<(), Failure> {
+        self.fill(bytes)?.commit_new()?;
+        self.lock.follow(&self.path);
+        Ok(())
+    }
+
+    fn fill(&self, bytes: &[u8]) -> Result<Replacement, Failure> {
         let mut replacement = self.replacement()?;
         replacement.file().write_all(bytes).map_err(|e| {
             Failure::Error(anyhow::anyhow!(
@@ -207,7 +209,7 @@ impl OutFile {
                 self.shown.display()
             ))
         })?;
-        replacement.commit()
+        Ok(replacement)
     }
 }
 
@@ -233,6 +235,15 @@ impl Replacement {
 
     /// Put the new contents in place: on disk first, then renamed over the file in one step.
     pub fn commit(self) -> Result<(), Failure> {
+        self.put_in_place(true)
+    }
+
+    /// As [`commit`](Self::commit), but never over a file.
+    fn commit_new(self) -> Result<(), Failure> {
+        self.put_in_place(false)
+    }
+
+    fn put_in_place(self, replace: bool) -> Result<(), Failure> {
         let shown = self.shown.display().to_string();
         let write_error =
             |e: io::Error| Failure::Error(anyhow::anyhow!("cannot write {shown}: {e}"));
@@ -242,7 +253,17 @@ impl Replacement {
             fs::set_permissions(self.temp.path(), fs::Permissions::from_mode(self.mode))
                 .map_err(write_error)?;
         }
-        if let Err(e) = self.temp.persist(&self.path) {
+        let persisted = if replace {
+            self.temp.persist(&self.path)
+        } else {
+            self.temp.persist_noclobber(&self.path)
+        };
+        if let Err(e) = persisted {
+            if !replace && e.error.kind() == io::ErrorKind::AlreadyExists {
+                return Err(usage(format!(
+                    "{shown} already exists: use --force to replace it"
+                )));
+            }
             // The work must not vanish with the temporary file: keep it and say where.
             let kept = e.file.into_temp_path().keep();
             let at = kept.map_or_else(|_| "lost".to_string(), |p| p.display().to_string());
@@ -253,6 +274,124 @@ impl Replacement {
         }
         Ok(())
     }
+}
+
+/// [`OutFile::read_start`] for a file of the policy's own (a journal beside the output).
+pub fn read_start(
+    path: &Path,
+    max_line: usize,
+    max_lines: usize,
+) -> Result<(Vec<u8>, bool), Failure> {
+    read_lines(path, path, max_line, max_lines)
+}
+
+fn read_lines(
+    path: &Path,
+    shown: &Path,
+    max_line: usize,
+    max_lines: usize,
+) -> Result<(Vec<u8>, bool), Failure> {
+    let cannot_read = |e: io::Error| usage(format!("cannot read {}: {e}", shown.display()));
+    let file = open_regular(path, OpenOptions::new().read(true)).map_err(cannot_read)?;
+    let mut reader = io::BufReader::new(file);
+    let mut bytes = Vec::new();
+    for _ in 0..max_lines {
+        let read = (&mut reader)
+            .take(max_line as u64 + 1)
+            .read_until(b'\n', &mut bytes)
+            .map_err(cannot_read)?;
+        if read == 0 {
+            return Ok((bytes, true));
+        }
+        if bytes.last() != Some(&b'\n') {
+            // The end of the file within a line, or a line too long to read on.
+            return Ok((bytes, read <= max_line));
+        }
+    }
+    let more = !reader.fill_buf().map_err(cannot_read)?.is_empty();
+    Ok((bytes, !more))
+}
+
+/// The checks of the policy, in order: the name, the links, the directory, what is there now.
+fn inspect(path: &Path) -> Result<Checked, Failure> {
+    let shown = path.to_path_buf();
+    if path.as_os_str().is_empty() {
+        return Err(usage(
+            "an empty file name was given: name a file, or - for standard output",
+        ));
+    }
+    let target = resolve_links(path)?;
+    let dir = directory_of(&target);
+    match fs::metadata(&dir) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => {
+            return Err(usage(format!(
+                "cannot write {}: {} is not a directory",
+                shown.display(),
+                dir.display()
+            )))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(usage(format!(
+                "cannot write {}: directory {} does not exist",
+                shown.display(),
+                dir.display()
+            )))
+        }
+        Err(e) => return Err(cannot_write(&shown, e)),
+    }
+    let existing = match fs::metadata(&target) {
+        Ok(meta) => {
+            let kind = meta.file_type();
+            let what = if kind.is_file() {
+                None
+            } else if kind.is_dir() {
+                Some("a directory")
+            } else if kind.is_char_device() {
+                Some("a character device")
+            } else if kind.is_block_device() {
+                Some("a block device")
+            } else if kind.is_fifo() {
+                Some("a FIFO (named pipe)")
+            } else if kind.is_socket() {
+                Some("a socket")
+            } else {
+                Some("not a regular file")
+            };
+            if let Some(what) = what {
+                let via = if target != shown {
+                    format!(" (the target of the link, {})", target.display())
+                } else {
+                    String::new()
+                };
+                return Err(usage(format!(
+                    "cannot write {}: it is {what}{via}; queendom writes regular files only \
+                     (or - for standard output)",
+                    shown.display()
+                )));
+            }
+            Some(meta)
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(cannot_write(&shown, e)),
+    };
+    // `out/` or `..` name a directory even where none is: a file cannot be made there.
+    let bytes = target.as_os_str().as_bytes();
+    let names_directory = target.file_name().is_none()
+        || bytes.ends_with(b"/")
+        || bytes.ends_with(b"/.")
+        || bytes == b".";
+    if names_directory {
+        return Err(usage(format!(
+            "cannot write {}: it names a directory, not a file",
+            shown.display()
+        )));
+    }
+    Ok(Checked {
+        shown,
+        path: target,
+        existing,
+    })
 }
 
 /// Follow symbolic links from `path` to the file they lead to (which need not exist yet).
@@ -287,7 +426,7 @@ fn directory_of(path: &Path) -> PathBuf {
 
 /// Open `path` without blocking (a FIFO put there since the check would block an ordinary open)
 /// and make sure that what was opened is a regular file.
-fn open_regular(path: &Path, options: &mut OpenOptions) -> io::Result<File> {
+pub fn open_regular(path: &Path, options: &mut OpenOptions) -> io::Result<File> {
     let file = options.custom_flags(libc::O_NONBLOCK).open(path)?;
     if !file.metadata()?.is_file() {
         return Err(io::Error::other("it is no longer a regular file"));

@@ -16,7 +16,7 @@ pub use file::OutFile;
 use super::Failure;
 
 /// An output destination as given on the command line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Target {
     Stdout,
     File(PathBuf),
@@ -29,6 +29,60 @@ impl Target {
             Some(p) => Target::File(PathBuf::from(p)),
         }
     }
+}
+
+impl Target {
+    /// The file's extension in lower case (none for standard output).
+    pub fn extension(&self) -> Option<String> {
+        match self {
+            Target::Stdout => None,
+            Target::File(path) => path
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase()),
+        }
+    }
+}
+
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Target::Stdout => f.write_str("stdout"),
+            Target::File(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
+/// Refuse before the work what [`write_whole_to`] would refuse after it: whatever the output
+/// policy refuses, and an existing file without `force`.
+pub fn check_whole(target: &Target, force: bool) -> Result<(), Failure> {
+    match target {
+        Target::File(path) if OutFile::check(path)? && !force => Err(already_exists(path)),
+        _ => Ok(()),
+    }
+}
+
+/// Write `bytes` whole to `target`: standard output, or a file claimed through the output policy
+/// and put in place complete; an existing file is replaced only with `force`.
+pub fn write_whole_to(target: &Target, bytes: &[u8], force: bool) -> Result<(), Failure> {
+    let path = match target {
+        Target::Stdout => return super::print(&String::from_utf8_lossy(bytes)),
+        Target::File(path) => path,
+    };
+    let out = OutFile::claim(path)?;
+    if force {
+        return out.write_whole(bytes);
+    }
+    if out.exists() {
+        return Err(already_exists(path));
+    }
+    out.write_new(bytes)
+}
+
+fn already_exists(path: &std::path::Path) -> Failure {
+    super::usage(format!(
+        "{} already exists: use --force to replace it",
+        path.display()
+    ))
 }
 
 /// A sink that flushes after every write, so that each finished row is on disk (or in the pipe)
