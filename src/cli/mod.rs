@@ -1,5 +1,6 @@
 //! Command-line definitions and the dispatch from a parsed command line to the library.
 
+mod audit;
 mod bench;
 mod count;
 mod nqueens;
@@ -40,6 +41,8 @@ enum Command {
     Status(plan::StatusArgs),
     /// Check every part's result and print the answer (or write the table) of a plan.
     Merge(plan::MergeArgs),
+    /// Search a sample of a merged run's parts again and check that each result's claim holds.
+    Audit(audit::AuditArgs),
     /// Compute γ (or i) for every board in a range of sizes and write or resume the table.
     Table(table::TableArgs),
     /// Count (or list) the placements of N non-attacking queens on N×N (or N×M) boards (CSV).
@@ -164,6 +167,7 @@ pub fn run() -> i32 {
         Command::Work(args) => plan::work(args),
         Command::Status(args) => plan::status(args),
         Command::Merge(args) => plan::merge_run(args),
+        Command::Audit(args) => audit::run(args),
         Command::Nqueens(args) => nqueens::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Plot(args) => plot::run_plot(args),

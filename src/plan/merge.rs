@@ -16,6 +16,8 @@ pub struct BoardAnswer {
     /// The first optimal layout in search order (for a count: the plan's start layout, which
     /// has the counted size when the count holds).
     pub layout: Layout,
+    /// The layout's rank in the search order (0: the start layout, which ranks first).
+    pub rank: u64,
     /// For a count: (queens, layouts, classes).
     pub count: Option<(usize, u64, u64)>,
     /// Sums over the board's parts.
@@ -101,6 +103,25 @@ fn queens_text(queens: usize) -> String {
     }
 }
 
+/// Part numbers (sorted) in the syntax of a Slurm job array, whole: `0,17,40-45`.
+pub fn array_syntax(parts: &[usize]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < parts.len() {
+        let mut j = i;
+        while j + 1 < parts.len() && parts[j + 1] == parts[j] + 1 {
+            j += 1;
+        }
+        out.push(if j > i {
+            format!("{}-{}", parts[i], parts[j])
+        } else {
+            parts[i].to_string()
+        });
+        i = j + 1;
+    }
+    out.join(",")
+}
+
 /// Part numbers as a short list: `3, 7, 12-40`.
 pub(crate) fn list(parts: &[usize]) -> String {
     let mut out: Vec<String> = Vec::new();
@@ -155,6 +176,7 @@ pub fn merge(plan: &LoadedPlan, reports: &[Option<PartReport>]) -> Result<Merged
         let mut answer = BoardAnswer {
             board,
             layout: plan.starts[b].clone(),
+            rank: 0,
             count: None,
             nodes: 0,
             seconds: 0.0,
@@ -185,6 +207,7 @@ pub fn merge(plan: &LoadedPlan, reports: &[Option<PartReport>]) -> Result<Merged
         if !(answer.seconds.is_finite() && answer.cpu_seconds.is_finite()) {
             return Err(too_large("seconds"));
         }
+        answer.rank = best.1;
         certify(plan, b, &mine, best)?;
         if plan.plan.goal == PlanGoal::Count {
             let queens = plan.plan.boards[b]

@@ -11,6 +11,7 @@
 //! and the caller decides where they are stored. The identity of a plan is the SHA-256 of its
 //! bytes, and every report names the plan it belongs to.
 
+mod audit;
 mod build;
 mod merge;
 mod report;
@@ -25,8 +26,9 @@ use thiserror::Error;
 use crate::board::{Board, Layout};
 use crate::search::{Incumbent, PartPath, Problem, Rank, SearchSpace};
 
+pub use audit::{audit_part, sample_parts, PartAudit};
 pub use build::{build, PlanRequest, MIN_PART_NODES};
-pub use merge::{count_contradiction, merge, BoardAnswer, MergeError, Merged};
+pub use merge::{array_syntax, count_contradiction, merge, BoardAnswer, MergeError, Merged};
 pub use report::{run_part, CountReport, FoundReport, PartReport, PartRun, ReportError};
 
 /// The `format` field of every plan file.

@@ -293,3 +293,122 @@ fn impossible_and_overflowing_counts_are_refused() {
     forged(&good, &nodes, |v| v["nodes"] = Value::from(u64::MAX / 2));
     refused(&nodes, &["nodes"]);
 }
+
+#[test]
+fn an_audit_catches_a_part_that_hid_the_optimum() {
+    let dir = TempDir::new().unwrap();
+    let good = dir.path().join("good");
+    finished_run(&good, &["13x13", "-i", "--parts", "16"]);
+    let audit = ok(&["audit", good.to_str().unwrap(), "--sample", "100%"]);
+    assert!(audit.contains("every audited claim holds"), "{audit}");
+    // Every part claims nothing below the start's 10 queens, consistently: the merge cannot tell
+    // and prints i(13x13) = 10.
+    let start = read(&good.join("plan.json"))["boards"][0]["start"]
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .count();
+    let holders: Vec<u64> = results(&good)
+        .iter()
+        .map(|f| read(f))
+        .filter(|v| v["found"]["queens"] == 7)
+        .map(|v| v["part"].as_u64().unwrap())
+        .collect();
+    assert!(!holders.is_empty());
+    let bad = dir.path().join("bad");
+    forged(&good, &bad, |v| {
+        v["found"] = Value::Null;
+        v["bound_queens"] = Value::from(start);
+        v["bound_rank"] = Value::from(0);
+    });
+    let merged = ok(&["merge", bad.to_str().unwrap()]);
+    assert!(
+        merged.starts_with(&format!("i(13x13) = {start}\n")),
+        "{merged}"
+    );
+    // The audit of a part that held a 7-queen layout finds it.
+    let k = holders[0].to_string();
+    let (code, out, err) = run(&["audit", bad.to_str().unwrap(), "--parts", &k, "-j", "1"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains(&format!("part {k} (")), "{out}");
+    assert!(
+        out.contains("FAILS: its subtree holds a layout of 7 queens"),
+        "{out}"
+    );
+    assert!(err.contains(&format!(": {k} (their results")), "{err}");
+    // So does a 100% audit, naming every part that hid one.
+    let (code, out, _) = run(&["audit", bad.to_str().unwrap(), "--sample", "100%"]);
+    assert_eq!(code, 1);
+    for k in &holders {
+        assert!(out.contains(&format!("part {k} (")), "{out}");
+    }
+    // A sample is reproducible from its seed; --list gives it in Slurm array syntax.
+    let list = |seed: &str| {
+        ok(&[
+            "audit",
+            good.to_str().unwrap(),
+            "--sample",
+            "20%",
+            "--seed",
+            seed,
+            "--list",
+        ])
+    };
+    assert_eq!(list("5"), list("5"));
+    assert!(list("5")
+        .trim()
+        .split(',')
+        .all(|t| t.split('-').all(|n| n.parse::<usize>().is_ok())));
+}
+
+#[test]
+fn an_audit_checks_counts_and_refuses_bad_arguments() {
+    let dir = TempDir::new().unwrap();
+    let good = dir.path().join("good");
+    finished_run(&good, &["12x12", "--count", "--parts", "10"]);
+    let audit = ok(&["audit", good.to_str().unwrap(), "--sample", "1"]);
+    assert!(audit.contains("every audited claim holds"), "{audit}");
+    // A part that moved its layouts to another: the sums still add up, the parts do not.
+    let holder = results(&good)
+        .iter()
+        .map(|f| read(f))
+        .find(|v| v["count"]["layouts"] == 8)
+        .unwrap()["part"]
+        .as_u64()
+        .unwrap();
+    let other = if holder == 0 { 1 } else { 0 };
+    let bad = dir.path().join("bad");
+    forged(&good, &bad, |v| {
+        if v["part"] == holder {
+            v["count"]["layouts"] = Value::from(0);
+            v["count"]["classes"] = Value::from(0);
+        } else if v["part"] == other {
+            v["count"]["layouts"] = Value::from(8);
+            v["count"]["classes"] = Value::from(1);
+        }
+    });
+    ok(&["merge", bad.to_str().unwrap()]);
+    let (code, out, _) = run(&["audit", bad.to_str().unwrap(), "--sample", "100%"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("FAILS: it holds 0 layouts in 0 classes, its result claims 8 in 1"),
+        "{out}"
+    );
+    for bad_args in [
+        vec!["--sample", "0%"],
+        vec!["--sample", "150%"],
+        vec!["--sample", "x"],
+        vec!["--parts", "99999"],
+        vec!["--parts", "3-1"],
+    ] {
+        let mut args = vec!["audit", good.to_str().unwrap()];
+        args.extend(bad_args.iter());
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{bad_args:?}: {err}");
+    }
+    // A run with a part missing is not audited.
+    std::fs::remove_file(&results(&good)[0]).unwrap();
+    let (code, _, err) = run(&["audit", good.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("no result yet"), "{err}");
+}

@@ -1,0 +1,207 @@
+//! `queendom audit RUN`: search a reproducible sample of a merged run's parts again and check
+//! that each part's result claims what its subtree holds.
+
+use std::path::PathBuf;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use queendom::plan::{array_syntax, audit_part, merge, sample_parts, MergeError};
+use queendom::search::{SearchError, SearchOptions};
+
+use super::run_dir::{cpu_seconds, RunDir};
+use super::signals::Interrupt;
+use super::{print, usage, Failure, ThreadArgs};
+
+const AUDIT_HELP: &str = "\
+merge checks what every result claims; audit checks that the claims are true. Each chosen part
+is searched again with the merged answer as its bound: for a minimum, no layout of the part may
+come before the answer (whatever the part found); for a count, the part must hold the layouts and
+classes its result says. The sample is reproducible: the same --seed chooses the same parts on
+every machine. Exit codes: 0 every audited claim holds; 1 some claim fails (the parts are named);
+2 the run does not merge (forged or foreign results), or a bad command line; 130/143/129
+interrupted.
+
+As a Slurm job array, one task per sampled part:
+  sbatch --array=$(queendom audit RUN --sample 5% --seed 7 --list) \\
+      --wrap 'queendom audit RUN --parts $SLURM_ARRAY_TASK_ID -j 1'";
+
+#[derive(clap::Args, Debug)]
+#[command(after_long_help = AUDIT_HELP)]
+pub struct AuditArgs {
+    /// The plan directory, with every part's result.
+    #[arg(value_name = "RUN")]
+    run: PathBuf,
+    /// The share of the parts to search again, as a percentage (`5%`) or a fraction (`0.05`);
+    /// at least one part.
+    #[arg(
+        long,
+        value_name = "SHARE",
+        default_value = "5%",
+        conflicts_with = "parts"
+    )]
+    sample: String,
+    /// The seed that chooses the sample (default: from the clock; printed either way).
+    #[arg(long, value_name = "S", conflicts_with = "parts")]
+    seed: Option<u64>,
+    /// These parts instead of a sample: numbers and ranges, such as 3,17,40-45.
+    #[arg(long, value_name = "K,...")]
+    parts: Option<String>,
+    /// Only print the chosen parts in Slurm array syntax (for `sbatch --array=`), and exit.
+    #[arg(long)]
+    list: bool,
+    #[command(flatten)]
+    threads: ThreadArgs,
+}
+
+pub fn run(args: AuditArgs) -> Result<(), Failure> {
+    let run = RunDir::open(&args.run)?;
+    let total = run.plan.parts();
+    let (chosen, how) = match &args.parts {
+        Some(list) => (parse_parts(list, total)?, "chosen".to_string()),
+        None => {
+            let share = parse_share(&args.sample)?;
+            let seed = args.seed.unwrap_or_else(clock_seed);
+            (
+                sample_parts(total, share, seed),
+                format!(
+                    "a {} sample, seed {seed} (again: queendom audit {} --sample {} --seed {seed})",
+                    args.sample,
+                    args.run.display(),
+                    args.sample
+                ),
+            )
+        }
+    };
+    if args.list {
+        return print(&format!("{}\n", array_syntax(&chosen)));
+    }
+    let results = run.read_results();
+    if let Some((path, why)) = results.refused.first() {
+        return Err(usage(format!("{}: {why}", path.display())));
+    }
+    let merged = merge(&run.plan, &results.reports).map_err(|e| match e {
+        MergeError::Missing { .. } => Failure::Error(anyhow::anyhow!(
+            "{}: {e}; an audit checks a merged run",
+            args.run.display()
+        )),
+        _ => usage(format!("{}: {e}", args.run.display())),
+    })?;
+    let interrupt = Interrupt::register()?;
+    let pool = args.threads.pool()?;
+    let options = SearchOptions {
+        cancel: Some(interrupt.flag()),
+        ..SearchOptions::for_threads(args.threads.count())
+    };
+    let order = run.plan.claim_order();
+    let mut rank_of = vec![0usize; total];
+    for (r, &k) in order.iter().enumerate() {
+        rank_of[k] = r;
+    }
+    print(&format!(
+        "audit of {}: {} of {total} parts, {how}\n",
+        args.run.display(),
+        chosen.len()
+    ))?;
+    let (mut failed, mut cpu, mut nodes) = (Vec::new(), 0.0f64, 0u64);
+    for &k in &chosen {
+        let report = results.reports[k]
+            .as_ref()
+            .expect("a merged run has them all");
+        let before = cpu_seconds();
+        let audit = pool.install(|| audit_part(&run.plan, &merged, report, k, &options));
+        let spent = (cpu_seconds() - before).max(0.0);
+        let audit = match audit {
+            Ok(a) => a,
+            Err(SearchError::Cancelled) => {
+                eprintln!(
+                    "queendom: audit interrupted at part {k}; {} of {} parts audited",
+                    chosen.iter().position(|&c| c == k).unwrap_or(0),
+                    chosen.len()
+                );
+                return Err(Failure::Interrupted(interrupt.exit_code()));
+            }
+            Err(e) => return Err(Failure::Error(e.into())),
+        };
+        cpu += spent;
+        nodes = nodes.saturating_add(audit.nodes);
+        let (_, board, path) = run.plan.part(k);
+        let verdict = match &audit.failure {
+            None => "holds".to_string(),
+            Some(why) => {
+                failed.push(k);
+                format!("FAILS: {why}")
+            }
+        };
+        print(&format!(
+            "part {k} (rank {}, {board} at {path}): {verdict} ({} nodes, {spent:.3} CPU s)\n",
+            rank_of[k], audit.nodes
+        ))?;
+    }
+    if failed.is_empty() {
+        print(&format!(
+            "every audited claim holds: {} parts, {nodes} nodes, {cpu:.3} CPU s\n",
+            chosen.len()
+        ))
+    } else {
+        Err(Failure::Error(anyhow::anyhow!(
+            "{} of {} audited parts claim what their subtree does not hold: {} (their results are wrong: delete them and run the parts again)",
+            failed.len(),
+            chosen.len(),
+            array_syntax(&failed)
+        )))
+    }
+}
+
+/// `5%` or `0.05`: a share in (0, 1].
+fn parse_share(text: &str) -> Result<f64, Failure> {
+    let bad = || {
+        usage(format!(
+            "--sample '{text}': expected a percentage such as 5% or a fraction such as 0.05, above 0 and at most 100%"
+        ))
+    };
+    let value = match text.trim().strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().map_err(|_| bad())? / 100.0,
+        None => text.trim().parse::<f64>().map_err(|_| bad())?,
+    };
+    if !(value > 0.0 && value <= 1.0) {
+        return Err(bad());
+    }
+    Ok(value)
+}
+
+/// `3,17,40-45` as sorted part numbers, each below `total`.
+fn parse_parts(text: &str, total: usize) -> Result<Vec<usize>, Failure> {
+    let bad = |why: String| usage(format!("--parts '{text}': {why}"));
+    let number = |t: &str| {
+        t.trim()
+            .parse::<usize>()
+            .map_err(|_| bad(format!("'{t}' is not a part number")))
+    };
+    let mut parts = Vec::new();
+    for item in text.split(',') {
+        let (a, b) = match item.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => (number(item)?, number(item)?),
+        };
+        if a > b {
+            return Err(bad(format!("the range {a}-{b} is empty")));
+        }
+        if b >= total {
+            return Err(bad(format!(
+                "part {b} does not exist: the plan has parts 0..{}",
+                total.saturating_sub(1)
+            )));
+        }
+        parts.extend(a..=b);
+    }
+    parts.sort_unstable();
+    parts.dedup();
+    Ok(parts)
+}
+
+fn clock_seed() -> u64 {
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    // Small enough to type again.
+    (now.as_nanos() % 1_000_000) as u64
+}

@@ -1,0 +1,162 @@
+//! Audits: a merged run's answer rests on parts that ran on machines nobody watched, and `merge`
+//! can only check what their results claim. An audit searches a sample of the parts again, with
+//! the merged answer as the bound, and checks that what each part's result claims holds.
+
+use crate::board::Layout;
+use crate::search::{Goal, Incumbent, PartResult, Rank, SearchError, SearchOptions};
+
+use super::{LoadedPlan, Merged, PartReport, PlanGoal};
+
+/// What searching one part again showed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartAudit {
+    pub part: usize,
+    pub nodes: u64,
+    /// Why the part's result does not hold, if it does not.
+    pub failure: Option<String>,
+}
+
+/// Search part `k` again and check its result `report` against the merged answer `merged`:
+/// for a minimum, that no layout of the part comes before the answer (the one claim every part
+/// of a certified merge makes, whatever it found); for a count, the same layouts, classes and
+/// no smaller layout. Pure: the caller measures and prints.
+pub fn audit_part(
+    plan: &LoadedPlan,
+    merged: &Merged,
+    report: &PartReport,
+    k: usize,
+    options: &SearchOptions,
+) -> Result<PartAudit, SearchError> {
+    let (b, _, path) = plan.part(k);
+    plan.check_part(k)
+        .map_err(|e| SearchError::Inconsistent(e.to_string()))?;
+    let space = plan.space(b);
+    let answer = &merged.boards[b];
+    match plan.plan.goal {
+        PlanGoal::Minimum => {
+            let goal = Goal::Improve(Incumbent {
+                queens: answer.layout.len(),
+                rank: Rank::from_value(answer.rank),
+                layout: None,
+            });
+            let outcome = space.run(path, &goal, options)?;
+            let PartResult::Improve(found) = outcome.result else {
+                unreachable!("an improving search gives a layout or none")
+            };
+            let failure = found.map(|f| {
+                format!(
+                    "its subtree holds a layout of {} queens at rank {} ({}), before the merged answer of {} queens: its result claims {}",
+                    f.layout.len(),
+                    f.rank,
+                    f.layout.to_squares_string(),
+                    answer.layout.len(),
+                    claim_text(report)
+                )
+            });
+            Ok(PartAudit {
+                part: k,
+                nodes: outcome.nodes,
+                failure,
+            })
+        }
+        PlanGoal::Count => {
+            let queens = plan.plan.boards[b]
+                .count_queens
+                .expect("count plans name the size");
+            let goal = Goal::Count {
+                queens,
+                representatives: false,
+            };
+            let outcome = space.run(path, &goal, options)?;
+            let PartResult::Count(c) = outcome.result else {
+                unreachable!("a count gives counts")
+            };
+            let claimed = report.count.as_ref().expect("count reports hold counts");
+            let smaller = c.smaller.as_ref().map(Layout::to_squares_string);
+            let failure = (c.layouts != claimed.layouts
+                || c.classes != claimed.classes
+                || smaller != claimed.smaller)
+                .then(|| {
+                    format!(
+                        "it holds {} layouts in {} classes{}, its result claims {} in {}{}",
+                        c.layouts,
+                        c.classes,
+                        smaller
+                            .as_ref()
+                            .map(|s| format!(" and the smaller layout {s}"))
+                            .unwrap_or_default(),
+                        claimed.layouts,
+                        claimed.classes,
+                        claimed
+                            .smaller
+                            .as_ref()
+                            .map(|s| format!(" and the smaller layout {s}"))
+                            .unwrap_or_default(),
+                    )
+                });
+            Ok(PartAudit {
+                part: k,
+                nodes: outcome.nodes,
+                failure,
+            })
+        }
+    }
+}
+
+/// What a minimum part's result claims, in words.
+fn claim_text(report: &PartReport) -> String {
+    match &report.found {
+        Some(f) => format!(
+            "its best is {} queens at rank {} ({})",
+            f.queens, f.rank, f.layout
+        ),
+        None if report.bound_rank == 0 => {
+            format!("no layout of fewer than {} queens", report.bound_queens)
+        }
+        None => format!(
+            "no layout before {} queens at rank {}",
+            report.bound_queens, report.bound_rank
+        ),
+    }
+}
+
+/// A reproducible sample of `fraction` of `parts` parts (at least one), chosen by `seed`, in
+/// increasing order.
+pub fn sample_parts(parts: usize, fraction: f64, seed: u64) -> Vec<usize> {
+    let want = ((parts as f64 * fraction).ceil() as usize).clamp(1, parts.max(1));
+    let mut order: Vec<usize> = (0..parts).collect();
+    // SplitMix64: a fixed, documented generator, so that a seed names the same sample on
+    // every machine and build.
+    let mut state = seed;
+    let mut next = || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    for i in 0..want.min(parts) {
+        let j = i + (next() % (parts - i) as u64) as usize;
+        order.swap(i, j);
+    }
+    let mut chosen: Vec<usize> = order.into_iter().take(want.min(parts)).collect();
+    chosen.sort_unstable();
+    chosen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sample_is_reproducible_and_of_the_asked_size() {
+        assert_eq!(sample_parts(100, 0.05, 7), sample_parts(100, 0.05, 7));
+        assert_ne!(sample_parts(100, 0.05, 7), sample_parts(100, 0.05, 8));
+        assert_eq!(sample_parts(100, 0.05, 7).len(), 5);
+        assert_eq!(sample_parts(10, 0.01, 1).len(), 1);
+        assert_eq!(sample_parts(10, 1.0, 1), (0..10).collect::<Vec<_>>());
+        let s = sample_parts(1000, 0.3, 3);
+        assert!(s.windows(2).all(|w| w[0] < w[1]));
+        assert!(s.iter().all(|&k| k < 1000));
+    }
+}
