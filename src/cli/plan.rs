@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use queendom::export::Format;
 use queendom::plan::{
-    build, merge, LoadedPlan, MergeError, Merged, PlanGoal, PlanRequest, TableAxes, MIN_PART_NODES,
+    array_syntax, build, merge, LoadedPlan, MergeError, Merged, PlanGoal, PlanRequest, TableAxes,
+    MIN_PART_NODES,
 };
 use queendom::row::{RowKind, TableRow};
 use queendom::search::{Problem, SearchError, SearchOptions};
@@ -457,8 +458,20 @@ pub fn status(args: StatusArgs) -> Result<(), Failure> {
             format!("{board}: {}", inc.queens)
         })
         .collect();
+    let missing: Vec<usize> = (0..parts)
+        .filter(|&k| results.reports[k].is_none() && !run.is_claimed(k))
+        .collect();
+    let in_progress: Vec<usize> = (0..parts)
+        .filter(|&k| results.reports[k].is_none() && run.is_claimed(k))
+        .collect();
+    let (missing_ranks, running_ranks) =
+        (run.plan.ranks_of(&missing), run.plan.ranks_of(&in_progress));
     if args.json {
         let value = serde_json::json!({
+            "missing_parts": array_syntax(&missing),
+            "missing_ranks": array_syntax(&missing_ranks),
+            "running_parts": array_syntax(&in_progress),
+            "running_ranks": array_syntax(&running_ranks),
             "plan": run.plan.id,
             "parts": parts,
             "done": done,
@@ -487,6 +500,20 @@ pub fn status(args: StatusArgs) -> Result<(), Failure> {
     } else if let Some(c) = cpu_left {
         out.push_str(&format!(
             "left: about {c:.0} CPU s by the estimates (the estimates are rough: single parts can be far off)\n"
+        ));
+    }
+    if !missing.is_empty() {
+        out.push_str(&format!(
+            "no result and no worker: ranks {} (for `sbatch --array=`), parts {}\n",
+            array_syntax(&missing_ranks),
+            array_syntax(&missing)
+        ));
+    }
+    if !in_progress.is_empty() {
+        out.push_str(&format!(
+            "running: ranks {}, parts {}\n",
+            array_syntax(&running_ranks),
+            array_syntax(&in_progress)
         ));
     }
     if run.plan.plan.goal == PlanGoal::Minimum && best.len() <= 8 {

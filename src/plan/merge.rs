@@ -37,8 +37,13 @@ pub struct Merged {
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MergeError {
-    #[error("{} of {total} parts have no result yet: {}", .missing.len(), list(.missing))]
-    Missing { missing: Vec<usize>, total: usize },
+    #[error("{} of {total} parts have no result yet: {} (by rank, as Slurm array tasks count them: --array={})", .missing.len(), list(.missing), array_syntax(.ranks))]
+    Missing {
+        missing: Vec<usize>,
+        /// The same parts by rank (their place in the claim order), sorted.
+        ranks: Vec<usize>,
+        total: usize,
+    },
     #[error("board {board}: part {part} found a layout of {queens} queens, below the {counted} being counted: {layout}")]
     NotMinimum {
         board: Board,
@@ -157,6 +162,7 @@ pub fn merge(plan: &LoadedPlan, reports: &[Option<PartReport>]) -> Result<Merged
         .collect();
     if !missing.is_empty() {
         return Err(MergeError::Missing {
+            ranks: plan.ranks_of(&missing),
             missing,
             total: plan.parts(),
         });

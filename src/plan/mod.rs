@@ -259,6 +259,20 @@ impl LoadedPlan {
         order
     }
 
+    /// The ranks (places in [`LoadedPlan::claim_order`], which Slurm array tasks and
+    /// `work --rank` count in) of `parts`, sorted.
+    pub fn ranks_of(&self, parts: &[usize]) -> Vec<usize> {
+        let mut ranks: Vec<usize> = self
+            .claim_order()
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| parts.contains(k))
+            .map(|(r, _)| r)
+            .collect();
+        ranks.sort_unstable();
+        ranks
+    }
+
     /// Check that this build's search cuts part `k` where the plan's maker did.
     pub fn check_part(&self, k: usize) -> Result<(), PlanError> {
         let (b, _, path) = self.part(k);

@@ -545,3 +545,46 @@ fn checkpointed_solves_started_together_share_one_plan() {
     let results = std::fs::read_dir(run_dir.join("results")).unwrap().count();
     assert_eq!(results, parts(&run_dir));
 }
+
+#[test]
+fn status_and_merge_name_the_missing_parts_by_rank_for_a_resubmission() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    let n = plan(&run_dir, &["13x13", "-i", "--parts", "16"]);
+    assert!(n > 10);
+    // Every part but the first and the fifth in plan order, which are not the first ranks.
+    for k in (0..n).filter(|&k| k != 0 && k != 5) {
+        work(&run_dir, k);
+    }
+    let status: serde_json::Value =
+        serde_json::from_str(&ok(&["status", run_dir.to_str().unwrap(), "--json"])).unwrap();
+    assert_eq!(status["missing_parts"], "0,5");
+    let ranks = status["missing_ranks"].as_str().unwrap().to_string();
+    let text = ok(&["status", run_dir.to_str().unwrap()]);
+    assert!(
+        text.contains(&format!(
+            "no result and no worker: ranks {ranks} (for `sbatch --array=`), parts 0,5\n"
+        )),
+        "{text}"
+    );
+    let (code, _, err) = run(&["merge", run_dir.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains(&format!("--array={ranks}")), "{err}");
+    // Running exactly those ranks, as a resubmitted array would, completes the run.
+    let expand: Vec<String> = ranks
+        .split(',')
+        .flat_map(|t| match t.split_once('-') {
+            Some((a, b)) => (a.parse::<usize>().unwrap()..=b.parse().unwrap()).collect::<Vec<_>>(),
+            None => vec![t.parse().unwrap()],
+        })
+        .map(|r| r.to_string())
+        .collect();
+    assert_eq!(expand.len(), 2);
+    for r in &expand {
+        ok(&["work", run_dir.to_str().unwrap(), "--rank", r, "-j", "1"]);
+    }
+    assert_eq!(
+        answer(&ok(&["merge", run_dir.to_str().unwrap()])),
+        answer(&ok(&["solve", "13x13", "-i"]))
+    );
+}
