@@ -181,7 +181,7 @@ pub enum SideBySideError<E> {
 
 /// The order in which a side-by-side run starts its searches: the estimated cost, largest first.
 /// The area: a search's tree grows steeply with the squares to cover. The replays of the tables
-/// measured (`scripts/scaling.py --order`, README) predict the same for any order, since idle
+/// measured (`scripts/scaling.py --order`, docs/scaling.md) predict the same for any order, since idle
 /// workers share a long search whenever it starts; largest first hedges against what the replay
 /// leaves out (waits at joins, a search that cannot be split).
 pub fn estimated_cost(board: Board) -> usize {

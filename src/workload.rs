@@ -131,7 +131,7 @@ pub fn standard() -> Vec<Workload> {
 /// Work for machines with many threads: about 20 times the standard work (on the reference
 /// machine, about 3 minutes of one core: 3 s on 64 threads), made of the proofs that no 8 queens
 /// dominate 15×15 or 18×18 and the 18-queens count, searches whose splits keep 256 threads busy
-/// (README, "Scaling to many threads").
+/// (docs/scaling.md, "Benchmark size").
 pub fn large() -> Vec<Workload> {
     vec![
         Workload::NoLayout {
@@ -159,8 +159,8 @@ pub enum WorkSize {
 }
 
 // CPU seconds on one core of the reference machine: quick and standard from `queendom bench`
-// with one thread, large from the sum of the CPU seconds of its traced tasks (README, "Scaling to
-// many threads").
+// with one thread, large from the sum of the CPU seconds of its traced tasks (docs/scaling.md,
+// "Benchmark size").
 const REFERENCE_QUICK: f64 = 0.5;
 const REFERENCE_STANDARD: f64 = 8.4;
 const REFERENCE_LARGE: f64 = 190.0;

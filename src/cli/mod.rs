@@ -17,22 +17,51 @@ mod trace_file;
 
 use std::io::{self, IsTerminal, Write};
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
-/// Exact queen numbers of N×M chessboards: domination γ, independent domination i.
+/// Exact queen numbers of N×M chessboards: domination γ, independent domination i, N-queens.
 #[derive(Parser, Debug)]
-#[command(name = "queendom", version, about, max_term_width = 100)]
+#[command(
+    name = "queendom",
+    version = VERSION,
+    about,
+    max_term_width = 100,
+    after_help = "Examples:
+  queendom table --rows 1-10 --cols 1-10 -o gamma.csv   γ of 100 boards (resumable)
+  queendom solve 8x8 -i                                  i(8×8) and a layout
+  queendom count 8x8 --classes                           every minimum layout, up to symmetry
+  queendom nqueens 1-12                                  the N-queens counts
+Run `queendom help COMMAND` for each command's options and examples."
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
+/// `--version`: the crate's version and the git revision it was built from (see `build.rs`).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("QUEENDOM_REVISION"),
+    ")"
+);
+
+// The order here is the order of `queendom --help`: the everyday commands first, then the cluster
+// commands, then the tools.
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Compute γ (or i) for every board in a range of sizes and write or resume the table.
+    Table(table::TableArgs),
     /// Compute γ (or i) of one or more boards and print an optimal layout as a diagram.
     Solve(solve::SolveArgs),
     /// Count every minimum layout of one or more boards, and their classes under symmetry.
     Count(count::CountArgs),
+    /// Count (or list) the placements of N non-attacking queens on N×N (or N×M) boards (CSV).
+    Nqueens(nqueens::NQueensArgs),
+    /// Draw a table written by `table` as a heatmap (SVG or PNG), γ and i side by side with -i.
+    Plot(plot::PlotArgs),
+    /// Write one self-contained HTML page: the heatmap(s) and a diagram of every board's layout.
+    Report(plot::ReportArgs),
     /// Cut one board's search (or a table, or a count) into parts for many workers or machines.
     Plan(plan::PlanArgs),
     /// Run one part of a plan (--part K, --next, or SLURM_ARRAY_TASK_ID) and store its result.
@@ -43,16 +72,21 @@ enum Command {
     Merge(plan::MergeArgs),
     /// Search a sample of a merged run's parts again and check that each result's claim holds.
     Audit(audit::AuditArgs),
-    /// Compute γ (or i) for every board in a range of sizes and write or resume the table.
-    Table(table::TableArgs),
-    /// Count (or list) the placements of N non-attacking queens on N×N (or N×M) boards (CSV).
-    Nqueens(nqueens::NQueensArgs),
     /// Benchmark the machine: fixed searches at 1, 2, 4, … threads; speedup and efficiency.
     Bench(bench::BenchArgs),
-    /// Draw a table written by `table` as a heatmap (SVG or PNG), γ and i side by side with -i.
-    Plot(plot::PlotArgs),
-    /// Write one self-contained HTML page: the heatmap(s) and a diagram of every board's layout.
-    Report(plot::ReportArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish) on standard output.
+    #[command(after_help = "Examples:
+  queendom completions bash > ~/.local/share/bash-completion/completions/queendom
+  queendom completions zsh > ~/.zfunc/_queendom
+  queendom completions fish > ~/.config/fish/completions/queendom.fish")]
+    Completions {
+        /// The shell to write the script for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) on standard output.
+    #[command(after_help = "Example:
+  queendom manpage > queendom.1 && man ./queendom.1")]
+    Manpage,
 }
 
 /// Options every computing command shares.
@@ -146,7 +180,8 @@ pub fn run() -> i32 {
                 };
             }
             // One line: clap's first paragraph names the problem (sometimes over two lines); the
-            // usage hint after the blank line is left out.
+            // usage hint after the blank line is left out, but its "tip:" lines ("a similar
+            // argument exists: '--rows'") are kept, after a semicolon.
             let text = e.render().to_string();
             let problem: Vec<&str> = text
                 .lines()
@@ -155,7 +190,16 @@ pub fn run() -> i32 {
                 .collect();
             let problem = problem.join(" ");
             let problem = problem.strip_prefix("error: ").unwrap_or(&problem);
-            eprintln!("queendom: {problem}");
+            let tips: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .filter_map(|l| l.strip_prefix("tip: "))
+                .collect();
+            if tips.is_empty() {
+                eprintln!("queendom: {problem}");
+            } else {
+                eprintln!("queendom: {problem}; {}", tips.join("; "));
+            }
             return 2;
         }
     };
@@ -172,6 +216,8 @@ pub fn run() -> i32 {
         Command::Bench(args) => bench::run(args),
         Command::Plot(args) => plot::run_plot(args),
         Command::Report(args) => plot::run_report(args),
+        Command::Completions { shell } => completions(shell),
+        Command::Manpage => manpage(),
     };
     match outcome {
         Ok(()) => 0,
@@ -188,6 +234,30 @@ pub fn run() -> i32 {
         }
         Err(Failure::Interrupted(code)) => code,
     }
+}
+
+/// `queendom completions SHELL`: generated from the same definitions as the parser, so it cannot
+/// fall behind.
+fn completions(shell: clap_complete::Shell) -> Result<(), Failure> {
+    let mut bytes = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "queendom", &mut bytes);
+    print(&String::from_utf8_lossy(&bytes))
+}
+
+/// `queendom manpage`: queendom(1) in roff, with a section per subcommand.
+fn manpage() -> Result<(), Failure> {
+    let command = Cli::command();
+    let mut bytes = Vec::new();
+    clap_mangen::Man::new(command.clone()).render(&mut bytes)?;
+    for sub in command.get_subcommands() {
+        if sub.is_hide_set() {
+            continue;
+        }
+        let name = format!("queendom-{}", sub.get_name());
+        let sub = sub.clone().display_name(name).version(VERSION);
+        clap_mangen::Man::new(sub).render(&mut bytes)?;
+    }
+    print(&String::from_utf8_lossy(&bytes))
 }
 
 /// Whether stderr is a terminal (progress bars are drawn only then).

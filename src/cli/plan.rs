@@ -27,9 +27,17 @@ const PLAN_HELP: &str = "\
 A plan directory holds plan.json (boards, problem, start layouts, the parts in search order with
 their estimated cost; its SHA-256 is the plan's id), results/ (one file per finished part, each
 written whole) and claims/ (a lock per part while a worker runs it). Run the parts with
-`queendom work RUN --part K` (K = 0 .. parts-1; without --part, K comes from SLURM_ARRAY_TASK_ID),
-or start `while queendom work RUN --next; do :; done` on any number of machines sharing the
-directory; watch with `queendom status RUN`; then `queendom merge RUN`.";
+`queendom work RUN --next --until-done` on any number of machines sharing the directory (one per
+core, with -j 1: each claims the next free part until none is left, in one process), or as Slurm
+array tasks with `queendom work RUN --part K` (K = 0 .. parts-1; without --part, K comes from
+SLURM_ARRAY_TASK_ID; see scripts/slurm/submit.sh); watch with `queendom status RUN`; then
+`queendom merge RUN`.
+
+Example, γ(19×19) on a machine with 2 cores:
+  queendom plan 19x19 --parts 4000 -o q19
+  queendom work q19 --next --until-done -j 1 &
+  queendom work q19 --next --until-done -j 1; wait
+  queendom merge q19";
 
 #[derive(clap::Args, Debug)]
 #[command(after_long_help = PLAN_HELP)]

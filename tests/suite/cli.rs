@@ -218,3 +218,88 @@ fn bench_quick_writes_a_row_per_thread_count() {
         assert!(nodes_per_second > 0.0 && nodes_per_second.is_finite());
     }
 }
+
+#[test]
+fn version_names_the_git_revision() {
+    let out = queendom().arg("--version").assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    // "queendom 0.1.0 (REV)": REV is 12 hex digits when built from a git checkout.
+    let inside = text
+        .trim()
+        .strip_prefix(concat!("queendom ", env!("CARGO_PKG_VERSION"), " ("))
+        .and_then(|t| t.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("{text}"));
+    let rev = inside.split(',').next().unwrap();
+    assert!(
+        rev == "git revision unknown"
+            || (rev.len() == 12 && rev.chars().all(|c| c.is_ascii_hexdigit())),
+        "{text}"
+    );
+}
+
+#[test]
+fn help_lists_table_first_and_shows_examples() {
+    let out = queendom().arg("--help").assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let commands: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(commands.first(), Some(&"table"), "{text}");
+    assert!(commands.contains(&"completions") && commands.contains(&"manpage"));
+    assert!(text.contains("Examples:"), "{text}");
+    // The plan help recommends the one-process loop, not a shell loop of processes.
+    let out = queendom().args(["help", "plan"]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("--next --until-done"), "{text}");
+    assert!(!text.contains("while queendom"), "{text}");
+}
+
+#[test]
+fn completions_and_manpage_cover_every_command() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let out = queendom().args(["completions", shell]).assert().success();
+        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        for command in ["table", "solve", "nqueens", "merge", "audit"] {
+            assert!(text.contains(command), "{shell}: no {command}");
+        }
+    }
+    let out = queendom().arg("manpage").assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.starts_with(".ie") || text.contains(".TH queendom 1"),
+        "{text}"
+    );
+    for command in ["table", "solve", "count", "plan", "work", "merge"] {
+        assert!(
+            text.contains(&format!(".TH queendom-{command} 1")),
+            "no page for {command}"
+        );
+    }
+    queendom()
+        .args(["completions", "tcsh"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("tcsh"));
+}
+
+#[test]
+fn a_misspelt_argument_or_command_gets_clap_s_suggestion_on_the_one_line() {
+    queendom()
+        .args(["table", "--row", "1", "--cols", "1"])
+        .assert()
+        .code(2)
+        .stderr(
+            "queendom: unexpected argument '--row' found; a similar argument exists: '--rows'\n",
+        );
+    queendom()
+        .args(["solv", "8x8"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "a similar subcommand exists: 'solve'",
+        ));
+}

@@ -25,6 +25,11 @@ fn readme_commands_work() {
         if args.contains("...") || args.contains('[') {
             continue;
         }
+        // `COMMAND > FILE`: standard output goes to FILE, as the shell would do.
+        let (args, redirect) = match args.split_once(" > ") {
+            Some((args, file)) => (args, Some(file.trim())),
+            None => (args, None),
+        };
         let out = Command::cargo_bin("queendom")
             .unwrap()
             .args(args.split_whitespace())
@@ -36,6 +41,9 @@ fn readme_commands_work() {
             "`{command}` failed: {}",
             String::from_utf8_lossy(&out.stderr)
         );
+        if let Some(file) = redirect {
+            std::fs::write(dir.path().join(file), &out.stdout).unwrap();
+        }
         ran += 1;
     }
     assert!(ran >= 6, "only {ran} commands found in the README");

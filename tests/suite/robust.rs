@@ -350,7 +350,7 @@ fn verify_reproves_every_row() {
         forged_row(board, Problem::Domination, "domination", six)
     );
     fs::write(&path, &edited).unwrap();
-    // Without --verify the forged row of a large board is trusted (the README says so).
+    // Without --verify the forged row of a large board is trusted (docs/files.md, "What resume trusts", says so).
     queendom()
         .args(["table", "--rows", "5", "--cols", "30", "-o"])
         .arg(&path)
