@@ -16,6 +16,7 @@ mod nqueens;
 mod pictures;
 mod plan;
 mod readme;
+mod results;
 mod robust;
 mod signals;
 mod slurm;

@@ -1,0 +1,142 @@
+//! The shipped tables in `results/`: every row is read as `table` resumes a file (layout through
+//! the independent checker, digest, board requested once), rows of boards up to 144 squares are
+//! proved again, and the values agree with the published ones in `data/`, with their transposes,
+//! between γ and i, and with the facts that hold for every board. The search never reads
+//! `results/`; this test only reads what it wrote.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use queendom::export::Format;
+use queendom::row::RowKind;
+use queendom::search::{lower_bound, Problem, SearchOptions};
+use queendom::table::resume::{read_existing, reprove};
+use queendom::Board;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Every value of a shipped table, by board.
+fn shipped(file: &str, problem: Problem) -> HashMap<(usize, usize), usize> {
+    let path = Path::new(ROOT).join("results").join(file);
+    let contents = std::fs::read(&path).unwrap();
+    let boards: Vec<Board> = (1..=20)
+        .flat_map(|r| (1..=20).map(move |c| Board::new(r, c).unwrap()))
+        .collect();
+    let table = read_existing(
+        &contents,
+        Format::Csv,
+        RowKind::Optimum,
+        problem,
+        &boards,
+        false,
+    )
+    .unwrap_or_else(|e| panic!("{file}: {e}"));
+    assert_eq!(
+        table.keep_len,
+        contents.len() as u64,
+        "{file}: a half-written last line"
+    );
+    assert!(
+        table.rows.iter().all(|r| r.has_digest),
+        "{file}: rows without digests"
+    );
+    let proved = reprove(
+        &table.rows,
+        problem,
+        false,
+        &SearchOptions::parallel(),
+        |_| {},
+    )
+    .unwrap_or_else(|e| panic!("{file}: {e}"));
+    assert!(proved > 0);
+    let mut values = HashMap::new();
+    for kept in &table.rows {
+        let board = kept.board();
+        let queens = kept.row.queens();
+        assert!(
+            queens >= lower_bound(board, problem),
+            "{file} line {}: below the proven lower bound",
+            kept.line
+        );
+        assert!(
+            queens <= board.rows().min(board.cols()),
+            "{file} line {}: more queens than a full line of the shorter side needs",
+            kept.line
+        );
+        values.insert((board.rows(), board.cols()), queens);
+    }
+    for (&(r, c), &q) in &values {
+        if let Some(&t) = values.get(&(c, r)) {
+            assert_eq!(q, t, "{file}: {r}x{c} and {c}x{r} differ");
+        }
+    }
+    values
+}
+
+/// `rows,cols,value` rows of a file in `data/`.
+fn published(file: &str) -> Vec<(usize, usize, usize)> {
+    let text = std::fs::read_to_string(Path::new(ROOT).join("data").join(file)).unwrap();
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let v: Vec<usize> = l.split(',').map(|t| t.parse().unwrap()).collect();
+            (v[0], v[1], v[2])
+        })
+        .collect()
+}
+
+fn agrees_with_published(
+    values: &HashMap<(usize, usize), usize>,
+    files: &[&str],
+    name: &str,
+) -> usize {
+    let mut compared = 0;
+    for file in files {
+        for (r, c, v) in published(file) {
+            if let Some(&q) = values.get(&(r, c)) {
+                assert_eq!(q, v, "{name}({r}x{c}) = {q}, published {v} ({file})");
+                compared += 1;
+            }
+        }
+    }
+    compared
+}
+
+#[test]
+fn shipped_tables_hold_every_check() {
+    let gamma = shipped("domination-1-20.csv", Problem::Domination);
+    let indep = shipped(
+        "independent-domination-1-20.csv",
+        Problem::IndependentDomination,
+    );
+    assert!(
+        agrees_with_published(
+            &gamma,
+            &[
+                "domination_triangle.csv",
+                "domination_squares.csv",
+                "domination_rectangles.csv"
+            ],
+            "γ"
+        ) >= 171
+    );
+    assert!(
+        agrees_with_published(
+            &indep,
+            &[
+                "independent_domination_triangle.csv",
+                "independent_domination_squares.csv"
+            ],
+            "i"
+        ) >= 171
+    );
+    // i ≥ γ on every board: an independent dominating layout dominates.
+    for (board, &g) in &gamma {
+        if let Some(&i) = indep.get(board) {
+            assert!(i >= g, "i({board:?}) = {i} < γ = {g}");
+        }
+    }
+    // The tables grow as the runs of results/README.md finish; they never shrink.
+    assert!(gamma.len() >= 279, "γ table: {} rows", gamma.len());
+    assert!(indep.len() >= 338, "i table: {} rows", indep.len());
+}
