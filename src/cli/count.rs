@@ -67,6 +67,14 @@ pub fn run(args: CountArgs) -> Result<(), Failure> {
     };
     // Picture directories are checked (and made) before any search.
     for dir in [&args.svg, &args.png].into_iter().flatten() {
+        // Elsewhere `-` means standard output; here a directory is needed, and one named `-`
+        // would only surprise.
+        if dir.as_os_str() == "-" {
+            return Err(usage(
+                "--svg and --png take a directory (one file per class), not `-`: \
+                 name a directory, e.g. --png classes",
+            ));
+        }
         picture_dir(dir)?;
     }
     let pool = args.threads.pool()?;

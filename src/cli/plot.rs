@@ -91,7 +91,17 @@ pub fn run_plot(args: PlotArgs) -> Result<(), Failure> {
         PlotFormat::Svg => heatmap.svg().into_bytes(),
         PlotFormat::Png => heatmap.png()?,
     };
-    write_whole_to(&destination, &bytes, args.files.force)
+    write_whole_to(&destination, &bytes, args.files.force)?;
+    say_written(&destination, bytes.len());
+    Ok(())
+}
+
+/// One line on stderr saying what was written where, so that a run that ends does not end
+/// silently; nothing when the output went to stdout.
+fn say_written(destination: &Target, bytes: usize) {
+    if *destination != Target::Stdout {
+        eprintln!("queendom: wrote {destination} ({bytes} bytes)");
+    }
 }
 
 pub fn run_report(args: ReportArgs) -> Result<(), Failure> {
@@ -117,7 +127,10 @@ pub fn run_report(args: ReportArgs) -> Result<(), Failure> {
     if let Some(title) = &args.files.title {
         report = report.title(title.clone());
     }
-    write_whole_to(&destination, report.html().as_bytes(), args.files.force)
+    let html = report.html();
+    write_whole_to(&destination, html.as_bytes(), args.files.force)?;
+    say_written(&destination, html.len());
+    Ok(())
 }
 
 impl TableFiles {
@@ -149,5 +162,13 @@ impl TableFiles {
 fn load_table(path: &str) -> Result<PlotTable, Failure> {
     let bytes =
         std::fs::read(Path::new(path)).map_err(|e| usage(format!("cannot read {path}: {e}")))?;
+    // An xlsx workbook (a zip archive) is a format queendom writes for spreadsheets, not one it
+    // reads back: say so rather than "not UTF-8 text".
+    if bytes.starts_with(b"PK\x03\x04") {
+        return Err(usage(format!(
+            "{path} is a zip archive (an xlsx workbook?): plot and report read the csv, tsv or json \
+             tables of `queendom table`, not workbooks; write one with -o FILE.csv"
+        )));
+    }
     read_table(&bytes).map_err(|e| usage(format!("{path}: {e}")))
 }

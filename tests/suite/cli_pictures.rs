@@ -392,3 +392,66 @@ fn count_draws_one_picture_per_class() {
     );
     assert_eq!(files(&dir.path().join("cls")).len(), 2 * 37);
 }
+
+#[test]
+fn plot_and_report_say_what_they_wrote_and_refuse_workbooks_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("g.csv");
+    queendom()
+        .args(["table", "--rows", "1-4", "--cols", "1-4", "-o"])
+        .arg(&table)
+        .assert()
+        .success();
+    let png = dir.path().join("g.png");
+    queendom()
+        .arg("plot")
+        .arg(&table)
+        .arg("-o")
+        .arg(&png)
+        .assert()
+        .success()
+        .stderr(predicate::str::starts_with(format!(
+            "queendom: wrote {} (",
+            png.display()
+        )));
+    let html = dir.path().join("r.html");
+    queendom()
+        .arg("report")
+        .arg(&table)
+        .arg("-o")
+        .arg(&html)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("queendom: wrote"));
+    // On stdout, nothing is said on stderr.
+    queendom()
+        .arg("plot")
+        .arg(&table)
+        .assert()
+        .success()
+        .stderr("");
+    let workbook = dir.path().join("g.xlsx");
+    queendom()
+        .args(["table", "--rows", "1-4", "--cols", "1-4", "-o"])
+        .arg(&workbook)
+        .assert()
+        .success();
+    queendom()
+        .arg("plot")
+        .arg(&workbook)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("xlsx workbook").and(predicate::str::contains("csv")));
+}
+
+#[test]
+fn count_pictures_refuse_a_dash_for_a_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    queendom()
+        .args(["count", "5x5", "--classes", "--png", "-"])
+        .current_dir(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not `-`"));
+    assert!(!dir.path().join("-").exists());
+}
