@@ -289,6 +289,90 @@ fn row_texts(row: &dyn Row) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{Layout, Square};
+    use crate::row::{LayoutTotals, NQueensRow, TableRow};
+
+    /// One row of every kind, with the subject of its table.
+    fn rows_of_every_kind() -> Vec<(Box<dyn Row>, Subject)> {
+        let board = Board::new(4, 4).unwrap();
+        let optimum = TableRow {
+            board,
+            problem: Problem::Domination,
+            layout: Layout::new(board, vec![Square::new(1, 1), Square::new(1, 2)]),
+            counts: None,
+            nodes: 3,
+            seconds: 0.25,
+            threads: 2,
+        };
+        let counted = TableRow {
+            counts: Some(LayoutTotals {
+                layouts: 20,
+                classes: 3,
+            }),
+            ..optimum.clone()
+        };
+        let square = NQueensRow {
+            board,
+            solutions: 2,
+            unique: Some(1),
+            seconds: 0.5,
+            threads: 1,
+        };
+        let rectangle = NQueensRow {
+            unique: None,
+            ..square.clone()
+        };
+        vec![
+            (Box::new(optimum), Problem::Domination.into()),
+            (Box::new(counted), Problem::Domination.into()),
+            (Box::new(square), Subject::NQueens),
+            (Box::new(rectangle), Subject::NQueens),
+        ]
+    }
+
+    #[test]
+    fn every_format_writes_every_row_kind_and_the_line_formats_read_it_back() {
+        for (row, subject) in rows_of_every_kind() {
+            let kind = row.kind();
+            for &format in Format::all() {
+                let mut export = format.exporter(kind, subject, &[4], &[4]);
+                let mut bytes = export.header().unwrap();
+                let line = export.row(row.as_ref()).unwrap();
+                bytes.extend(&line);
+                bytes.extend(export.footer().unwrap());
+                assert!(!bytes.is_empty(), "{format} {kind:?}");
+                if !format.is_line_format() {
+                    continue;
+                }
+                let text = std::str::from_utf8(&line).unwrap().trim_end();
+                let (columns, texts) = format.read_cells(kind.columns(), text).unwrap();
+                assert_eq!(columns, kind.columns(), "{format} {kind:?}");
+                for (i, &column) in columns.iter().enumerate() {
+                    let cell = row.cell(column);
+                    match cell {
+                        // JSON reads numbers back in its own form (0.25 for 0.250000).
+                        crate::row::Cell::Seconds(s) => {
+                            assert_eq!(texts[i].parse::<f64>().unwrap(), s, "{format}")
+                        }
+                        cell => assert_eq!(texts[i], cell.text(), "{format} {kind:?}"),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn n_queens_tables_name_their_subject() {
+        let (row, _) = rows_of_every_kind().remove(2);
+        let mut grid = Format::Grid.exporter(RowKind::NQueens, Subject::NQueens, &[4], &[4]);
+        grid.row(row.as_ref()).unwrap();
+        let text = String::from_utf8(grid.footer().unwrap()).unwrap();
+        assert_eq!(text, "solutions rows\\cols,4\n4,2\n");
+        let mut bfile = Format::Bfile.exporter(RowKind::NQueens, Subject::NQueens, &[4], &[4]);
+        bfile.row(row.as_ref()).unwrap();
+        let text = String::from_utf8(bfile.footer().unwrap()).unwrap();
+        assert!(text.starts_with("# n number of ways") && text.ends_with("\n4 2\n"));
+    }
 
     #[test]
     fn every_extension_names_one_format() {
