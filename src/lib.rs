@@ -12,6 +12,7 @@ pub mod check;
 pub mod export;
 pub mod nqueens;
 pub mod nqueens_check;
+pub mod output;
 pub mod picture;
 pub mod plan;
 pub mod row;

@@ -1,4 +1,5 @@
-//! The table row: the one record every table format is made from ([`TableRow`]), its columns
+//! The table rows: the records every table format is made from (any [`Row`]: a board's optimum
+//! [`TableRow`], with counts or without, or an N-queens count [`NQueensRow`]), their columns
 //! ([`Column`], chosen by the [`RowKind`]), the typed cells the formats print, the fields read back
 //! from a file ([`RowFields`]), and the row digest that makes hand edits visible.
 //!
@@ -6,14 +7,10 @@
 //! [`TableRow::cell`], its field in [`RowFields`], and its place in [`RowKind::columns`]. Every
 //! format (CSV, TSV, JSON Lines, Markdown, XLSX) walks the column list, so none of them changes.
 
-use std::collections::HashMap;
-
 use sha2::{Digest as _, Sha256};
 use thiserror::Error;
 
-use crate::board::{Board, BoardError, Layout, LayoutParseError};
-use crate::check::CheckError;
-use crate::export::Format;
+use crate::board::{Board, BoardError, Layout};
 use crate::search::Problem;
 
 /// A column of a table file.
@@ -28,6 +25,12 @@ pub enum Column {
     Layouts,
     /// The number of their classes under the board's symmetries (count tables).
     Classes,
+    /// The side of a square board (N-queens tables of square boards).
+    N,
+    /// The number of placements of non-attacking queens (N-queens tables).
+    Solutions,
+    /// Their number up to the square's rotations and reflections (N-queens, square boards).
+    Unique,
     /// A short hash of the value columns: see [`digest`].
     Digest,
     Nodes,
@@ -56,6 +59,9 @@ impl Column {
             Column::Problem => "problem",
             Column::Layouts => "layouts",
             Column::Classes => "classes",
+            Column::N => "n",
+            Column::Solutions => "solutions",
+            Column::Unique => "unique",
             Column::Digest => "digest",
             Column::Nodes => "nodes",
             Column::Seconds => "seconds",
@@ -86,10 +92,14 @@ pub enum RowKind {
     Optimum,
     /// The optimum, one optimal layout, and how many minimum layouts and classes there are.
     Count,
+    /// N-queens placements of square boards n×n: all, and up to symmetry ([`NQueensRow`]).
+    NQueens,
+    /// N-queens placements of min(N, M) queens on N×M boards ([`NQueensRow`]).
+    NQueensRect,
 }
 
 impl RowKind {
-    /// Every kind, for readers that must recognise any table.
+    /// Every kind of γ and i table, for readers that must recognise any of them.
     pub const ALL: [RowKind; 2] = [RowKind::Optimum, RowKind::Count];
 
     /// The columns, in order: the values first (the first four are the contract), then the
@@ -120,7 +130,28 @@ impl RowKind {
                 Column::Seconds,
                 Column::Threads,
             ],
+            RowKind::NQueens => &[
+                Column::N,
+                Column::Solutions,
+                Column::Unique,
+                Column::Digest,
+                Column::Seconds,
+                Column::Threads,
+            ],
+            RowKind::NQueensRect => &[
+                Column::Rows,
+                Column::Cols,
+                Column::Solutions,
+                Column::Digest,
+                Column::Seconds,
+                Column::Threads,
+            ],
         }
+    }
+
+    /// Whether the rows are N-queens counts ([`NQueensRow`]).
+    pub fn is_nqueens(self) -> bool {
+        matches!(self, RowKind::NQueens | RowKind::NQueensRect)
     }
 
     /// The columns of files written before rows carried a digest (still read, see resume).
@@ -164,6 +195,190 @@ pub struct LayoutTotals {
     pub classes: u64,
 }
 
+/// A finished board as a table holds it: what every format, and the table writer, need of a row.
+pub trait Row {
+    fn board(&self) -> Board;
+    /// The kind of table the row belongs to; it decides the columns.
+    fn kind(&self) -> RowKind;
+    /// The row's value in `column`, one of its kind's columns.
+    fn cell(&self, column: Column) -> Cell;
+    /// The number a grid cell or a b-file line shows (queens, or N-queens solutions).
+    fn value(&self) -> u64;
+    /// The digest of the row's value columns.
+    fn digest(&self) -> String {
+        let values: Vec<(Column, String)> = self
+            .kind()
+            .columns()
+            .iter()
+            .filter(|c| !c.is_measurement() && **c != Column::Digest)
+            .map(|&c| (c, self.cell(c).text()))
+            .collect();
+        digest(&values)
+    }
+    /// The values a board's row and its transpose's row must share (the side columns aside).
+    fn transpose_values(&self) -> Vec<u64>;
+}
+
+impl Row for TableRow {
+    fn board(&self) -> Board {
+        self.board
+    }
+
+    fn kind(&self) -> RowKind {
+        TableRow::kind(self)
+    }
+
+    fn cell(&self, column: Column) -> Cell {
+        TableRow::cell(self, column)
+    }
+
+    fn value(&self) -> u64 {
+        self.queens() as u64
+    }
+
+    fn transpose_values(&self) -> Vec<u64> {
+        let mut values = vec![self.queens() as u64];
+        if let Some(t) = self.counts {
+            values.extend([t.layouts, t.classes]);
+        }
+        values
+    }
+}
+
+/// The N-queens placements of one board: `min(rows, cols)` non-attacking queens.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NQueensRow {
+    pub board: Board,
+    pub solutions: u64,
+    /// Up to the square's rotations and reflections: rows of square-board tables only
+    /// ([`RowKind::NQueens`]); `None` in tables of rectangles ([`RowKind::NQueensRect`]).
+    pub unique: Option<u64>,
+    pub seconds: f64,
+    pub threads: usize,
+}
+
+impl NQueensRow {
+    /// Why the row's counts cannot be true, if they cannot: each class of placements holds at
+    /// least one placement and at most one per symmetry of the square (8).
+    pub fn contradiction(&self) -> Option<String> {
+        let unique = self.unique?;
+        if unique > self.solutions {
+            return Some(format!(
+                "{unique} unique placements of only {} placements",
+                self.solutions
+            ));
+        }
+        if self.solutions > unique.saturating_mul(8) {
+            return Some(format!(
+                "{} placements in {unique} classes of at most 8 placements each",
+                self.solutions
+            ));
+        }
+        None
+    }
+
+    /// The row from its texts, one per column of `columns` (the columns of its kind, the digest
+    /// left out in files written before N-queens rows carried one), and the digest it carries.
+    pub fn from_texts(
+        columns: &[Column],
+        texts: &[&str],
+    ) -> Result<(NQueensRow, Option<String>), RowReadError> {
+        if texts.len() != columns.len() {
+            return Err(RowReadError::FieldCount {
+                expected: columns.len(),
+                found: texts.len(),
+            });
+        }
+        let text = |c: Column| columns.iter().position(|&k| k == c).map(|i| texts[i]);
+        let whole = |c: Column| -> Result<Option<u64>, RowReadError> {
+            text(c).map(|t| whole_number(c, t)).transpose()
+        };
+        let side = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
+        let board = match (
+            whole(Column::N)?,
+            whole(Column::Rows)?,
+            whole(Column::Cols)?,
+        ) {
+            (Some(n), _, _) => Board::new(side(n), side(n)),
+            (None, Some(r), Some(c)) => Board::new(side(r), side(c)),
+            _ => {
+                return Err(RowReadError::FieldCount {
+                    expected: columns.len() + 1,
+                    found: columns.len(),
+                })
+            }
+        }
+        .map_err(RowReadError::Board)?;
+        let missing = || RowReadError::FieldCount {
+            expected: columns.len() + 1,
+            found: columns.len(),
+        };
+        let seconds = seconds(text(Column::Seconds).ok_or_else(missing)?)?;
+        let row = NQueensRow {
+            board,
+            solutions: whole(Column::Solutions)?.ok_or_else(missing)?,
+            unique: whole(Column::Unique)?,
+            seconds,
+            threads: side(whole(Column::Threads)?.ok_or_else(missing)?),
+        };
+        Ok((row, text(Column::Digest).map(str::to_string)))
+    }
+}
+
+impl Row for NQueensRow {
+    fn board(&self) -> Board {
+        self.board
+    }
+
+    fn kind(&self) -> RowKind {
+        match self.unique {
+            Some(_) => RowKind::NQueens,
+            None => RowKind::NQueensRect,
+        }
+    }
+
+    fn cell(&self, column: Column) -> Cell {
+        match column {
+            Column::N | Column::Rows => Cell::Whole(self.board.rows() as u64),
+            Column::Cols => Cell::Whole(self.board.cols() as u64),
+            Column::Solutions => Cell::Whole(self.solutions),
+            Column::Unique => Cell::Whole(self.unique.unwrap_or(0)),
+            Column::Digest => Cell::Text(Row::digest(self)),
+            Column::Seconds => Cell::Seconds(self.seconds),
+            Column::Threads => Cell::Whole(self.threads as u64),
+            other => unreachable!("N-queens rows have no column {}", other.name()),
+        }
+    }
+
+    fn value(&self) -> u64 {
+        self.solutions
+    }
+
+    fn transpose_values(&self) -> Vec<u64> {
+        vec![self.solutions]
+    }
+}
+
+/// A whole number as the tables write it: plain digits (no sign, space or exponent).
+fn whole_number<T: std::str::FromStr>(column: Column, value: &str) -> Result<T, RowReadError> {
+    let bad = || RowReadError::NotANumber {
+        field: column.name(),
+        value: value.to_string(),
+    };
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    value.parse().map_err(|_| bad())
+}
+
+/// Seconds as the tables write them: any finite non-negative number.
+fn seconds(text: &str) -> Result<f64, RowReadError> {
+    text.parse()
+        .ok()
+        .filter(|s: &f64| s.is_finite() && *s >= 0.0)
+        .ok_or_else(|| RowReadError::NotSeconds(text.to_string()))
+}
+
 /// One finished board: the record every export format is made from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableRow {
@@ -205,6 +420,7 @@ impl TableRow {
             Column::Nodes => Cell::Whole(self.nodes),
             Column::Seconds => Cell::Seconds(self.seconds),
             Column::Threads => Cell::Whole(self.threads as u64),
+            other => unreachable!("γ and i rows have no column {}", other.name()),
         }
     }
 
@@ -215,14 +431,7 @@ impl TableRow {
 
     /// The digest of this row's value columns.
     pub fn digest(&self) -> String {
-        let values: Vec<(Column, String)> = self
-            .kind()
-            .columns()
-            .iter()
-            .filter(|c| !c.is_measurement() && **c != Column::Digest)
-            .map(|&c| (c, self.cell(c).text()))
-            .collect();
-        digest(&values)
+        Row::digest(self)
     }
 }
 
@@ -282,96 +491,8 @@ pub enum RowReadError {
     RepeatedKey(String),
     #[error("{0} rows cannot be read back")]
     NotALineFormat(&'static str),
-}
-
-/// What is wrong with one line of a table file read back: the checks every reader of table files
-/// makes (`table` resuming a file, `plot` and `report` drawing one). Line numbers are 1-based, as
-/// an editor shows them.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum LineError {
-    #[error("line {line} is not a {format} table row: {error}")]
-    BadRow {
-        line: usize,
-        format: Format,
-        error: RowReadError,
-    },
-    #[error("line {line} has an impossible board: {error}")]
-    BadBoard { line: usize, error: BoardError },
-    #[error("line {line} repeats board {board} of line {first}")]
-    Repeated {
-        line: usize,
-        first: usize,
-        board: Board,
-    },
-    #[error("line {line} (board {board}) has a malformed layout: {error}")]
-    BadLayout {
-        line: usize,
-        board: Board,
-        error: LayoutParseError,
-    },
-    #[error("line {line} (board {board}) fails the independent check: {error}")]
-    Check {
-        line: usize,
-        board: Board,
-        error: CheckError,
-    },
-}
-
-/// Reads the rows of one table file, line by line: a row's fields, its board (each board at most
-/// once in the file) and its layout, re-checked by the independent checker.
-pub struct RowReader<'a> {
-    format: Format,
-    columns: &'a [Column],
-    first_line_of: HashMap<Board, usize>,
-}
-
-impl<'a> RowReader<'a> {
-    /// A reader of rows of `format` with the `columns` the file's header names.
-    pub fn new(format: Format, columns: &'a [Column]) -> RowReader<'a> {
-        RowReader {
-            format,
-            columns,
-            first_line_of: HashMap::new(),
-        }
-    }
-
-    /// The fields of `text`, line `line` of the file (without its line ending).
-    pub fn fields(&self, line: usize, text: &str) -> Result<RowFields, LineError> {
-        self.format
-            .read_row(self.columns, text)
-            .map_err(|error| LineError::BadRow {
-                line,
-                format: self.format,
-                error,
-            })
-    }
-
-    /// The board of line `line`'s `fields`: a possible board, not on an earlier line.
-    pub fn board(&mut self, line: usize, fields: &RowFields) -> Result<Board, LineError> {
-        let board = Board::new(fields.rows, fields.cols)
-            .map_err(|error| LineError::BadBoard { line, error })?;
-        if let Some(&first) = self.first_line_of.get(&board) {
-            return Err(LineError::Repeated { line, first, board });
-        }
-        self.first_line_of.insert(board, line);
-        Ok(board)
-    }
-
-    /// The layout of line `line`'s `fields` on `board`, which must pass the independent checker
-    /// for `problem` with the number of queens the row claims.
-    pub fn layout(
-        line: usize,
-        board: Board,
-        fields: &RowFields,
-        problem: Problem,
-    ) -> Result<Layout, LineError> {
-        let layout = Layout::parse(board, &fields.layout)
-            .map_err(|error| LineError::BadLayout { line, board, error })?;
-        problem
-            .check(&layout, fields.queens)
-            .map_err(|error| LineError::Check { line, board, error })?;
-        Ok(layout)
-    }
+    #[error("{0}")]
+    Board(BoardError),
 }
 
 impl RowFields {
@@ -391,45 +512,30 @@ impl RowFields {
                 .position(|&k| k == c)
                 .map(|i| texts[i].to_string())
         };
-        fn whole<T: std::str::FromStr>(column: Column, value: &str) -> Result<T, RowReadError> {
-            let bad = || RowReadError::NotANumber {
-                field: column.name(),
-                value: value.to_string(),
-            };
-            if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(bad());
-            }
-            value.parse().map_err(|_| bad())
-        }
         let number = |c: Column| -> Result<String, RowReadError> {
             text(c).ok_or(RowReadError::FieldCount {
                 expected: columns.len() + 1,
                 found: columns.len(),
             })
         };
-        let seconds_text = number(Column::Seconds)?;
-        let seconds: f64 = seconds_text
-            .parse()
-            .ok()
-            .filter(|s: &f64| s.is_finite() && *s >= 0.0)
-            .ok_or(RowReadError::NotSeconds(seconds_text))?;
+        let seconds = seconds(&number(Column::Seconds)?)?;
         Ok(RowFields {
-            rows: whole(Column::Rows, &number(Column::Rows)?)?,
-            cols: whole(Column::Cols, &number(Column::Cols)?)?,
-            queens: whole(Column::Queens, &number(Column::Queens)?)?,
+            rows: whole_number(Column::Rows, &number(Column::Rows)?)?,
+            cols: whole_number(Column::Cols, &number(Column::Cols)?)?,
+            queens: whole_number(Column::Queens, &number(Column::Queens)?)?,
             layout: number(Column::Layout)?,
             problem: number(Column::Problem)?,
             counts: match (text(Column::Layouts), text(Column::Classes)) {
                 (Some(layouts), Some(classes)) => Some(LayoutTotals {
-                    layouts: whole(Column::Layouts, &layouts)?,
-                    classes: whole(Column::Classes, &classes)?,
+                    layouts: whole_number(Column::Layouts, &layouts)?,
+                    classes: whole_number(Column::Classes, &classes)?,
                 }),
                 _ => None,
             },
             digest: text(Column::Digest),
-            nodes: whole(Column::Nodes, &number(Column::Nodes)?)?,
+            nodes: whole_number(Column::Nodes, &number(Column::Nodes)?)?,
             seconds,
-            threads: whole(Column::Threads, &number(Column::Threads)?)?,
+            threads: whole_number(Column::Threads, &number(Column::Threads)?)?,
         })
     }
 }

@@ -16,6 +16,7 @@ use crate::row::{LayoutTotals, RowKind, TableRow};
 use crate::search::{count, solve, Problem, SearchError, SearchOptions};
 use crate::trace::{thread_cpu_seconds, ChildSplit, TaskIdentity, TaskKind};
 
+pub mod output;
 pub mod resume;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -518,6 +519,9 @@ fn search(
             }),
             nodes: c.nodes,
         }),
+        RowKind::NQueens | RowKind::NQueensRect => {
+            unreachable!("N-queens rows are counted by the nqueens module, not searched")
+        }
     }
 }
 

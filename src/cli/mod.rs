@@ -3,6 +3,7 @@
 mod audit;
 mod bench;
 mod count;
+mod format_arg;
 mod nqueens;
 mod output;
 mod plan;
@@ -151,8 +152,20 @@ pub enum Failure {
 }
 
 impl<E: Into<anyhow::Error>> From<E> for Failure {
+    /// The library's refusals (an unusable path, a file that cannot be resumed) are usage errors,
+    /// exit 2; anything else exit 1.
     fn from(e: E) -> Failure {
-        Failure::Error(e.into())
+        let e = e.into();
+        let refused = e
+            .downcast_ref::<output::OutputError>()
+            .is_some_and(output::OutputError::is_refusal)
+            || e.downcast_ref::<queendom::table::output::TableError>()
+                .is_some_and(queendom::table::output::TableError::is_refusal);
+        if refused {
+            Failure::Usage(e)
+        } else {
+            Failure::Error(e)
+        }
     }
 }
 

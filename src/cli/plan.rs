@@ -548,7 +548,7 @@ pub struct MergeArgs {
     output: Option<String>,
     /// Table plans: the output format [default: from FILE's extension, else csv].
     #[arg(short = 'f', long, value_name = "FORMAT", ignore_case = true)]
-    format: Option<queendom::export::Format>,
+    format: Option<super::format_arg::FormatArg>,
     /// Replace FILE if it exists.
     #[arg(long)]
     force: bool,
@@ -559,7 +559,8 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
     let target = Target::parse(args.output.as_deref());
     let format = match &run.plan.plan.table {
         Some(axes) => {
-            let format = super::table::choose_format(args.format, &target)?;
+            let format =
+                queendom::table::output::choose_format(args.format.map(Into::into), &target)?;
             let all = boards(
                 &SizeList::from_sizes(&axes.rows),
                 &SizeList::from_sizes(&axes.cols),
@@ -630,7 +631,7 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
 fn emit(out: Option<OutFile>, bytes: &[u8]) -> Result<(), Failure> {
     match out {
         None => print(&String::from_utf8_lossy(bytes)),
-        Some(file) => file.write_whole(bytes),
+        Some(file) => Ok(file.write_whole(bytes)?),
     }
 }
 

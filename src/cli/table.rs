@@ -16,27 +16,22 @@
 //!   written whole from the rows, renamed into place, and the journal removed. So `--force` never
 //!   touches FILE before the new table is complete, and an interrupted run loses no finished row.
 
-use std::collections::{HashMap, HashSet};
-use std::fs::{self, File, OpenOptions};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 
 use indicatif::ProgressBar;
-use queendom::export::{Export, Format};
-use queendom::row::{RowKind, TableRow};
+use queendom::export::Format;
+use queendom::row::RowKind;
 use queendom::search::{Problem, SearchError, SearchOptions};
-use queendom::table::resume::{
-    max_lines, read_existing, reprove, visible, ExistingTable, KeptRow, LineEnding, ResumeError,
-    MAX_LINE_BYTES,
-};
+use queendom::table::output::{choose_format, Output, TableSpec};
+use queendom::table::resume::{reprove, Queens, ResumeError};
 use queendom::table::{
     boards, square_boards, Searched, SideBySideError, SizeList, TableEvent, TableRunner,
 };
 use queendom::Board;
 
-use super::output::file::{cannot_write, read_start};
-use super::output::{OutFile, Sink, Target};
+use super::format_arg::FormatArg;
+use super::output::Target;
 use super::plan::{solve_checkpointed, CheckpointError};
 use super::signals::Interrupt;
 use super::trace_file::TraceArgs;
@@ -139,7 +134,7 @@ pub struct TableArgs {
     output: Option<String>,
     /// Output format [default: from FILE's extension, else csv].
     #[arg(short = 'f', long, value_name = "FORMAT", ignore_case = true)]
-    format: Option<Format>,
+    format: Option<FormatArg>,
     /// Replace FILE instead of resuming it; FILE changes only once the new table is complete.
     /// Also replaces an existing --trace FILE.
     #[arg(long)]
@@ -163,21 +158,8 @@ pub struct TableArgs {
     threads: ThreadArgs,
 }
 
-/// Everything the run needs to know about the table itself.
-struct Table {
-    problem: Problem,
-    kind: RowKind,
-    format: Format,
-    boards: Vec<Board>,
-    rows: Vec<usize>,
-    cols: Vec<usize>,
-}
-
-impl Table {
-    fn exporter(&self, format: Format) -> Box<dyn Export> {
-        format.exporter(self.kind, self.problem, &self.rows, &self.cols)
-    }
-}
+/// The table writer of a γ or i table.
+type TableOutput = Output<Queens>;
 
 pub fn run(args: TableArgs) -> Result<(), Failure> {
     let problem = if args.independent {
@@ -189,7 +171,7 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
     // uncontrolled.
     let interrupt = Interrupt::register()?;
     let target = Target::parse(args.output.as_deref());
-    let format = choose_format(args.format, &target)?;
+    let format = choose_format(args.format.map(Format::from), &target)?;
     let (boards, rows, cols) = match (&args.squares, &args.rows, &args.cols) {
         (Some(sizes), _, _) => (
             square_boards(sizes),
@@ -206,14 +188,15 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
         ));
     }
     let trace = args.trace.claim(args.force)?;
-    let table = Table {
-        problem,
-        kind: if args.count {
-            RowKind::Count
-        } else {
-            RowKind::Optimum
-        },
+    let kind = if args.count {
+        RowKind::Count
+    } else {
+        RowKind::Optimum
+    };
+    let total = boards.len();
+    let spec = TableSpec {
         format,
+        subject: problem.into(),
         boards,
         rows,
         cols,
@@ -226,11 +209,19 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
         ..SearchOptions::for_threads(threads)
     };
 
-    let mut plan = Plan::open(&target, &table, args.force, args.verify)?;
-    if !plan.kept.is_empty() {
-        let bar = progress::bar(plan.kept.len() as u64, "kept rows re-proved");
+    let mut out = Output::open(
+        &target,
+        spec,
+        Queens { kind, problem },
+        args.force,
+        args.verify,
+    )?;
+    say(&mut out);
+    if !out.kept().is_empty() {
+        let bar = progress::bar(out.kept().len() as u64, "kept rows re-proved");
+        let kept = out.kept();
         let proved = pool.install(|| {
-            reprove(&plan.kept, problem, args.verify, &options, |kept| {
+            reprove(kept, problem, args.verify, &options, |kept| {
                 bar.set_message(format!("re-proving {}", kept.board()));
                 bar.inc(1);
             })
@@ -244,37 +235,24 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
             }) => {
                 eprintln!(
                     "queendom: interrupted while re-proving the rows of {}; nothing was changed",
-                    plan.source()
+                    out.source()
                 );
                 return Err(Failure::Interrupted(interrupt.exit_code()));
             }
-            Err(e) => return Err(plan.refuse(e)),
+            Err(e) => return Err(out.refuse(e).into()),
         };
-        plan.say_resuming(table.boards.len(), proved);
+        eprintln!("queendom: {}", out.resuming(proved, "re-proved"));
     }
-    let sink = plan.start(&table)?;
+    out.start()?;
+    say(&mut out);
 
-    let bar = progress::bar(table.boards.len() as u64, "boards");
-    bar.set_position(plan.kept.len() as u64);
-    let mut runner = TableRunner::of_kind(table.kind, problem, options, threads);
-    for kept in &plan.kept {
+    let bar = progress::bar(total as u64, "boards");
+    bar.set_position(out.kept().len() as u64);
+    let mut runner = TableRunner::of_kind(kind, problem, options, threads);
+    for kept in out.kept() {
         runner.remember(&kept.row);
     }
-    let kept_boards: HashSet<Board> = plan.kept.iter().map(|r| r.board()).collect();
-    let to_do: Vec<Board> = table
-        .boards
-        .iter()
-        .copied()
-        .filter(|b| !kept_boards.contains(b))
-        .collect();
-    let in_order = matches!(plan.dest, Dest::Stdout).then(|| to_do.clone());
-    let mut rows = RowWriter {
-        sink,
-        export: table.exporter(plan.writes_format(&table)),
-        line_ending: plan.line_ending,
-        finished: Vec::new(),
-        in_order: in_order.map(InOrder::new),
-    };
+    let to_do = out.to_do();
     let run = Run {
         problem,
         pool: &pool,
@@ -282,20 +260,19 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
         bar: &bar,
     };
     match &args.checkpoint {
-        None => run.side_by_side(&mut runner, &to_do, &mut rows)?,
-        Some(dir) => run.one_after_another(&mut runner, &to_do, dir, &mut rows)?,
+        None => run.side_by_side(&mut runner, &to_do, &mut out)?,
+        Some(dir) => run.one_after_another(&mut runner, &to_do, dir, &mut out)?,
     }
     bar.finish_and_clear();
 
     // Standard output: rows held back for the table's order are finished results too.
-    let held = if plan.kept.len() + rows.finished.len() < table.boards.len() {
-        rows.write_held()?
-    } else {
+    let held = if out.is_complete() {
         0
+    } else {
+        out.write_held()?
     };
-    let done = plan.kept.len() + rows.finished.len();
-    if done < table.boards.len() {
-        let total = table.boards.len();
+    if !out.is_complete() {
+        let done = out.done();
         let held = match held {
             0 => String::new(),
             1 => "; 1 finished row was waiting for a board before it and is written last, out of \
@@ -308,22 +285,21 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
         };
         eprintln!(
             "queendom: interrupted after {done} of {total} boards{held}{}",
-            plan.where_rows_are()
+            out.where_rows_are()
         );
         return Err(Failure::Interrupted(interrupt.exit_code()));
     }
-    let RowWriter {
-        mut sink,
-        mut export,
-        finished,
-        ..
-    } = rows;
-    sink.write_now(&export.footer()?)?;
-    drop(sink);
-    plan.finish(&table, finished)?;
+    out.finish()?;
     match &trace {
         Some(trace) => trace.write(),
         None => Ok(()),
+    }
+}
+
+/// Print what the writer has to say (notes on journals, a dropped half-written line).
+fn say(out: &mut TableOutput) {
+    for note in out.take_notes() {
+        eprintln!("queendom: {note}");
     }
 }
 
@@ -343,7 +319,7 @@ impl Run<'_> {
         &self,
         runner: &mut TableRunner,
         boards: &[Board],
-        rows: &mut RowWriter,
+        rows: &mut TableOutput,
     ) -> Result<(), Failure> {
         let mut searching: Vec<Board> = Vec::new();
         let bar = self.bar;
@@ -360,7 +336,7 @@ impl Run<'_> {
                             if let Err(e) = rows.write(row) {
                                 // Stop the boards in progress too: nothing more can be written.
                                 self.interrupt.flag().store(true, Relaxed);
-                                return Err(e);
+                                return Err(Failure::from(e));
                             }
                             bar.inc(1);
                         }
@@ -386,7 +362,7 @@ impl Run<'_> {
         runner: &mut TableRunner,
         boards: &[Board],
         dir: &Path,
-        rows: &mut RowWriter,
+        rows: &mut TableOutput,
     ) -> Result<(), Failure> {
         let plain = SearchOptions {
             progress: None,
@@ -439,550 +415,5 @@ fn in_progress(searching: &[Board]) -> String {
             let names: Vec<String> = searching[..NAMED].iter().map(Board::to_string).collect();
             format!("searching {} and {} more", names.join(", "), n - NAMED)
         }
-    }
-}
-
-/// Where finished rows go: to a file at once, whatever their order (`Plan::finish` puts them in
-/// the table's order at the end); to standard output in the table's order, each as soon as every
-/// row before it is written.
-struct RowWriter {
-    sink: Sink,
-    export: Box<dyn Export>,
-    line_ending: LineEnding,
-    /// Every row finished in this run with its bytes, in the order finished.
-    finished: Vec<(TableRow, Vec<u8>)>,
-    in_order: Option<InOrder>,
-}
-
-/// The reorder buffer for standard output.
-struct InOrder {
-    /// The boards to write, in the table's order, and how many are written.
-    boards: Vec<Board>,
-    next: usize,
-    /// Finished rows waiting for a board before them.
-    held: HashMap<Board, TableRow>,
-}
-
-impl InOrder {
-    fn new(boards: Vec<Board>) -> InOrder {
-        InOrder {
-            boards,
-            next: 0,
-            held: HashMap::new(),
-        }
-    }
-}
-
-impl RowWriter {
-    fn write(&mut self, row: TableRow) -> Result<(), Failure> {
-        let Some(order) = &mut self.in_order else {
-            let bytes = self.line_ending.apply(self.export.row(&row)?);
-            self.sink.write_now(&bytes)?;
-            self.finished.push((row, bytes));
-            return Ok(());
-        };
-        order.held.insert(row.board, row);
-        while let Some(row) = order
-            .boards
-            .get(order.next)
-            .and_then(|b| order.held.remove(b))
-        {
-            // Formatted when written: the whole-table formats keep the rows in the order given.
-            let bytes = self.line_ending.apply(self.export.row(&row)?);
-            self.sink.write_now(&bytes)?;
-            self.finished.push((row, bytes));
-            order.next += 1;
-        }
-        Ok(())
-    }
-
-    /// Write the rows still waiting for an unfinished board before them (an interrupted run),
-    /// in the table's order; how many.
-    fn write_held(&mut self) -> Result<usize, Failure> {
-        let Some(order) = &mut self.in_order else {
-            return Ok(0);
-        };
-        let mut written = 0;
-        for board in &order.boards[order.next..] {
-            if let Some(row) = order.held.remove(board) {
-                let bytes = self.line_ending.apply(self.export.row(&row)?);
-                self.sink.write_now(&bytes)?;
-                self.finished.push((row, bytes));
-                written += 1;
-            }
-        }
-        Ok(written)
-    }
-}
-
-/// `--format`, else the output file's extension, else csv.
-pub fn choose_format(arg: Option<Format>, target: &Target) -> Result<Format, Failure> {
-    let format = match (arg, target) {
-        (Some(f), _) => f,
-        (None, Target::Stdout) => Format::Csv,
-        (None, Target::File(path)) => match path.extension() {
-            None => Format::Csv,
-            Some(ext) => {
-                let ext = ext.to_string_lossy();
-                Format::from_extension(&ext).ok_or_else(|| {
-                    usage(format!(
-                        "cannot tell the format of {} from its extension '.{}': use --format \
-                         csv, tsv, json, markdown, grid, bfile or xlsx",
-                        path.display(),
-                        visible(&ext)
-                    ))
-                })?
-            }
-        },
-    };
-    if !format.is_text() && *target == Target::Stdout && std::io::stdout().is_terminal() {
-        return Err(usage(format!(
-            "{format} is a binary format: write it to a file with -o FILE.{format}"
-        )));
-    }
-    Ok(format)
-}
-
-/// Where the rows go, and what is already there.
-struct Plan {
-    dest: Dest,
-    /// Rows kept from an existing file or journal, in file order.
-    kept: Vec<KeptRow>,
-    /// The file the kept rows came from did not have the whole header yet.
-    needs_header: bool,
-    /// Kept rows lack digests (older version, adopted with --verify): rewrite them first.
-    legacy: bool,
-    /// Bytes of the kept file to keep (a half-written last line lies beyond).
-    keep_len: u64,
-    /// The kept file's bytes before its first row (a byte order mark, the header) as they are, for
-    /// a rewrite in the table's order; `None`: a header written by this run.
-    head: Option<Vec<u8>>,
-    line_ending: LineEnding,
-}
-
-enum Dest {
-    Stdout,
-    /// A csv/tsv/json FILE, resumed and appended to in place.
-    Direct(OutFile),
-    /// FILE is written whole at the end; the rows go to `journal` (in `journal_format`) till then.
-    Journal {
-        out: OutFile,
-        journal: PathBuf,
-        journal_format: Format,
-        /// Whether the journal exists and was resumed.
-        resumed: bool,
-    },
-}
-
-impl Plan {
-    fn open(target: &Target, table: &Table, force: bool, verify: bool) -> Result<Plan, Failure> {
-        let path = match target {
-            Target::Stdout => {
-                super::output::check_stdout()?;
-                return Ok(Plan::fresh(Dest::Stdout));
-            }
-            Target::File(path) => path,
-        };
-        let out = OutFile::claim(path)?;
-        let journal = out.sidecar("partial");
-        if table.format.is_line_format() && !force {
-            if journal.exists() {
-                eprintln!(
-                    "queendom: note: {} holds the rows of an interrupted --force run; run with \
-                     --force to resume that one",
-                    journal.display()
-                );
-            }
-            if !out.exists() {
-                return Ok(Plan::fresh(Dest::Direct(out)));
-            }
-            let (contents, whole) =
-                out.read_start(MAX_LINE_BYTES, max_lines(table.boards.len()))?;
-            let existing = read_existing(
-                &contents,
-                table.format,
-                table.kind,
-                table.problem,
-                &table.boards,
-                verify,
-            )
-            .map_err(|e| refusal(&out.shown().display().to_string(), e))?;
-            if !whole {
-                return Err(too_long(&out.shown().display().to_string(), &table.boards));
-            }
-            if existing.has_partial_line(contents.len() as u64) && existing.has_header {
-                eprintln!(
-                    "queendom: {}: dropped a half-written last line; its board is computed again",
-                    out.shown().display()
-                );
-            }
-            return Ok(Plan::resumed(Dest::Direct(out), existing, &contents));
-        }
-
-        if out.exists() && !force {
-            return Err(usage(format!(
-                "{} already exists, and {} tables cannot be resumed: use --force to replace it \
-                 once the new table is complete",
-                out.shown().display(),
-                table.format
-            )));
-        }
-        let journal_format = if table.format.is_line_format() {
-            table.format
-        } else {
-            Format::Csv
-        };
-        let dest = |resumed| Dest::Journal {
-            out,
-            journal: journal.clone(),
-            journal_format,
-            resumed,
-        };
-        if !journal.exists() {
-            return Ok(Plan::fresh(dest(false)));
-        }
-        let shown = journal.display().to_string();
-        let (contents, whole) = read_journal(&journal, table.boards.len())?;
-        let existing = read_existing(
-            &contents,
-            journal_format,
-            table.kind,
-            table.problem,
-            &table.boards,
-            verify,
-        )
-        .map_err(|e| e.to_string())
-        .and_then(|existing| {
-            whole
-                .then_some(existing)
-                .ok_or_else(|| more_lines(table.boards.len()))
-        });
-        match existing {
-            Ok(existing) => Ok(Plan::resumed(dest(true), existing, &contents)),
-            Err(e) if force => {
-                eprintln!(
-                    "queendom: note: starting {shown} afresh: it holds another table ({})",
-                    e
-                );
-                Ok(Plan::fresh(dest(false)))
-            }
-            Err(e) => Err(usage(format!(
-                "cannot resume {shown}, the unfinished rows of an earlier run: {e}; it is left \
-                 unchanged (--force starts it afresh)"
-            ))),
-        }
-    }
-
-    fn fresh(dest: Dest) -> Plan {
-        Plan {
-            dest,
-            kept: Vec::new(),
-            needs_header: true,
-            legacy: false,
-            keep_len: 0,
-            head: None,
-            line_ending: LineEnding::Lf,
-        }
-    }
-
-    fn resumed(dest: Dest, existing: ExistingTable, contents: &[u8]) -> Plan {
-        // Every line after the header is a kept row: what is left of the kept bytes is the head.
-        let rows_len: u64 = existing.rows.iter().map(|r| r.bytes.len() as u64).sum();
-        let head = (existing.has_header && !existing.legacy)
-            .then(|| existing.keep_len.checked_sub(rows_len))
-            .flatten()
-            .and_then(|len| contents.get(..len as usize))
-            .map(<[u8]>::to_vec);
-        Plan {
-            dest,
-            kept: existing.rows,
-            needs_header: !existing.has_header,
-            legacy: existing.legacy,
-            keep_len: existing.keep_len,
-            head,
-            line_ending: existing.line_ending,
-        }
-    }
-
-    /// The file the kept rows come from, for messages.
-    fn source(&self) -> String {
-        match &self.dest {
-            Dest::Stdout => "standard output".into(),
-            Dest::Direct(out) => out.shown().display().to_string(),
-            Dest::Journal { journal, .. } => journal.display().to_string(),
-        }
-    }
-
-    fn refuse(&self, e: ResumeError) -> Failure {
-        refusal(&self.source(), e)
-    }
-
-    fn say_resuming(&self, total: usize, proved: usize) {
-        let reproved = if proved == 0 {
-            String::new()
-        } else {
-            format!(", {proved} re-proved")
-        };
-        eprintln!(
-            "queendom: resuming {}: {} of {total} boards already done{reproved}",
-            self.source(),
-            self.kept.len()
-        );
-    }
-
-    /// The format of the bytes written as rows finish.
-    fn writes_format(&self, table: &Table) -> Format {
-        match &self.dest {
-            Dest::Journal { journal_format, .. } => *journal_format,
-            _ => table.format,
-        }
-    }
-
-    /// Open where the rows go and write what must come before them.
-    fn start(&mut self, table: &Table) -> Result<Sink, Failure> {
-        let format = self.writes_format(table);
-        let mut export = table.exporter(format);
-        let header = self.line_ending.apply(export.header()?);
-        match &self.dest {
-            Dest::Stdout => {
-                let mut sink = Sink::stdout()?;
-                sink.write_now(&header)?;
-                Ok(sink)
-            }
-            Dest::Direct(out) => {
-                if !out.exists() {
-                    let mut sink = Sink::file(out.create()?);
-                    sink.write_now(&header)?;
-                    return Ok(sink);
-                }
-                if self.legacy {
-                    // Adopt the file: every row again in today's columns (digest, r1c1), at once.
-                    let mut bytes = header.clone();
-                    for kept in &mut self.kept {
-                        kept.bytes = self.line_ending.apply(export.row(&kept.row)?);
-                        bytes.extend(&kept.bytes);
-                    }
-                    out.write_whole(&bytes)?;
-                    eprintln!(
-                        "queendom: {}: every row re-proved; rewritten with digests",
-                        out.shown().display()
-                    );
-                    self.keep_len = bytes.len() as u64;
-                    self.needs_header = false;
-                    self.head = None;
-                }
-                let mut sink = Sink::file(out.append(self.keep_len)?);
-                if self.needs_header {
-                    sink.write_now(&header)?;
-                }
-                Ok(sink)
-            }
-            Dest::Journal {
-                journal, resumed, ..
-            } => {
-                let cannot = |e| cannot_write(journal, e);
-                let file = if *resumed {
-                    let file = OpenOptions::new()
-                        .append(true)
-                        .open(journal)
-                        .map_err(cannot)?;
-                    file.set_len(self.keep_len).map_err(cannot)?;
-                    file
-                } else {
-                    File::create(journal).map_err(cannot)?
-                };
-                let mut sink = Sink::file(file);
-                if self.needs_header {
-                    sink.write_now(&header)?;
-                }
-                Ok(sink)
-            }
-        }
-    }
-
-    /// What an interrupted run says after "interrupted after N of M boards".
-    fn where_rows_are(&self) -> String {
-        match &self.dest {
-            Dest::Stdout => String::new(),
-            Dest::Direct(_) => "; run the same command again to resume".into(),
-            Dest::Journal { out, journal, .. } => format!(
-                "; {} is unchanged, the finished rows are in {}: run the same command again to \
-                 resume",
-                out.shown().display(),
-                journal.display()
-            ),
-        }
-    }
-
-    fn finish(self, table: &Table, written: Vec<(TableRow, Vec<u8>)>) -> Result<(), Failure> {
-        match &self.dest {
-            Dest::Stdout => Ok(()),
-            Dest::Direct(out) => {
-                let in_file: Vec<Board> = self
-                    .kept
-                    .iter()
-                    .map(|r| r.board())
-                    .chain(written.iter().map(|w| w.0.board))
-                    .collect();
-                if in_file == table.boards {
-                    return Ok(());
-                }
-                // Kept rows were not the start of this table, or rows finished out of its order:
-                // put every row in its place, so the file reads as an uninterrupted run would
-                // have written it (a kept byte order mark and header stay as they were).
-                let header = match &self.head {
-                    Some(head) => head.clone(),
-                    None => self
-                        .line_ending
-                        .apply(table.exporter(table.format).header()?),
-                };
-                let bytes = self.in_order(table, header, written);
-                out.write_whole(&bytes)
-            }
-            Dest::Journal { out, journal, .. } => {
-                let bytes = if table.format.is_line_format() {
-                    let header = table.exporter(table.format).header()?;
-                    self.in_order(table, header, written)
-                } else {
-                    let mut rows: HashMap<Board, TableRow> = self
-                        .kept
-                        .iter()
-                        .map(|k| (k.board(), k.row.clone()))
-                        .collect();
-                    rows.extend(written.into_iter().map(|(row, _)| (row.board, row)));
-                    let mut export = table.exporter(table.format);
-                    let mut bytes = export.header()?;
-                    for board in &table.boards {
-                        bytes.extend(export.row(&rows[board])?);
-                    }
-                    bytes.extend(export.footer()?);
-                    bytes
-                };
-                out.write_whole(&bytes)?;
-                fs::remove_file(journal).map_err(|e| cannot_write(journal, e))?;
-                Ok(())
-            }
-        }
-    }
-
-    /// `header` and every row's line in the table's order (rows of this run and kept ones).
-    fn in_order(
-        &self,
-        table: &Table,
-        header: Vec<u8>,
-        written: Vec<(TableRow, Vec<u8>)>,
-    ) -> Vec<u8> {
-        let mut lines: HashMap<Board, Vec<u8>> = self
-            .kept
-            .iter()
-            .map(|r| (r.board(), r.bytes.clone()))
-            .collect();
-        lines.extend(written.into_iter().map(|(row, bytes)| (row.board, bytes)));
-        let mut bytes = header;
-        for b in &table.boards {
-            bytes.extend(&lines[b]);
-        }
-        bytes
-    }
-}
-
-fn refusal(source: &str, e: ResumeError) -> Failure {
-    let hint = match e {
-        ResumeError::NoDigest { .. } => " (or --force starts it afresh)",
-        ResumeError::NotMinimal { .. }
-        | ResumeError::WrongCounts { .. }
-        | ResumeError::Digest { .. } => {
-            "; the file is left unchanged (correct or delete that line, or --force starts it afresh)"
-        }
-        _ => "; the file is left unchanged (--force starts it afresh)",
-    };
-    usage(format!("cannot resume {source}: {e}{hint}"))
-}
-
-/// A file with more lines than a table of `boards` holds, all of them rows of it: a board would be
-/// repeated, so this is not reached in practice; but such a file is refused, not cut.
-fn too_long(source: &str, boards: &[Board]) -> Failure {
-    usage(format!(
-        "cannot resume {source}: {}; the file is left unchanged (--force starts it afresh)",
-        more_lines(boards.len())
-    ))
-}
-
-fn more_lines(boards: usize) -> String {
-    format!("it has more lines than a table of {boards} boards")
-}
-
-/// The start of a journal left by an earlier run of this table (as much as a table of `boards`
-/// boards can hold), read through the same non-blocking, regular files only rule as the output
-/// itself; and whether that is all of it.
-fn read_journal(journal: &std::path::Path, boards: usize) -> Result<(Vec<u8>, bool), Failure> {
-    let meta = fs::symlink_metadata(journal).map_err(|e| cannot_write(journal, e))?;
-    if !meta.is_file() {
-        return Err(usage(format!(
-            "{} is not a regular file: remove it",
-            journal.display()
-        )));
-    }
-    read_start(journal, MAX_LINE_BYTES, max_lines(boards))
-}
-
-#[cfg(test)]
-mod tests {
-    use queendom::table::TableRunner;
-
-    use super::*;
-
-    /// A writer to standard output's reorder buffer over a file, for the table 2x3, 3x3, 3x4, 4x4,
-    /// and the rows of those boards.
-    fn writer() -> (RowWriter, tempfile::NamedTempFile, Vec<TableRow>) {
-        let boards: Vec<Board> = [(2, 3), (3, 3), (3, 4), (4, 4)]
-            .iter()
-            .map(|&(r, c)| Board::new(r, c).unwrap())
-            .collect();
-        let file = tempfile::NamedTempFile::new().unwrap();
-        let mut runner = TableRunner::new(Problem::Domination, SearchOptions::sequential(), 1);
-        let rows = boards.iter().map(|&b| runner.compute(b).unwrap()).collect();
-        let writer = RowWriter {
-            sink: Sink::file(file.reopen().unwrap()),
-            export: Format::Csv.exporter(RowKind::Optimum, Problem::Domination, &[], &[]),
-            line_ending: LineEnding::Lf,
-            finished: Vec::new(),
-            in_order: Some(InOrder::new(boards)),
-        };
-        (writer, file, rows)
-    }
-
-    fn boards_written(file: &tempfile::NamedTempFile) -> Vec<String> {
-        fs::read_to_string(file.path())
-            .unwrap()
-            .lines()
-            .map(|l| l.split(',').take(2).collect::<Vec<_>>().join("x"))
-            .collect()
-    }
-
-    #[test]
-    fn standard_output_gets_each_row_once_every_row_before_it_is_written() {
-        let (mut writer, file, rows) = writer();
-        writer.write(rows[2].clone()).unwrap();
-        writer.write(rows[1].clone()).unwrap();
-        assert!(boards_written(&file).is_empty());
-        writer.write(rows[0].clone()).unwrap();
-        assert_eq!(boards_written(&file), ["2x3", "3x3", "3x4"]);
-        writer.write(rows[3].clone()).unwrap();
-        assert_eq!(boards_written(&file), ["2x3", "3x3", "3x4", "4x4"]);
-        assert_eq!(writer.write_held().unwrap(), 0);
-        assert_eq!(writer.finished.len(), 4);
-    }
-
-    #[test]
-    fn an_interrupted_run_writes_the_rows_held_back_in_the_tables_order() {
-        let (mut writer, file, rows) = writer();
-        // 2x3 never finished: 4x4 and 3x3 wait for it.
-        writer.write(rows[3].clone()).unwrap();
-        writer.write(rows[1].clone()).unwrap();
-        assert!(boards_written(&file).is_empty());
-        assert_eq!(writer.write_held().unwrap(), 2);
-        assert_eq!(boards_written(&file), ["3x3", "4x4"]);
-        assert_eq!(writer.finished.len(), 2);
     }
 }

@@ -100,7 +100,7 @@ impl TraceOut {
     pub fn write(&self) -> Result<(), Failure> {
         let bytes = to_csv(&self.trace.records())?;
         match &self.file {
-            Some(out) => out.write_whole(&bytes),
+            Some(out) => Ok(out.write_whole(&bytes)?),
             None => print(&String::from_utf8_lossy(&bytes)),
         }
     }

@@ -2,19 +2,18 @@
 //! integer sequences are shared. Only tables of square boards can be written as one
 //! ([`super::Format::accepts`]); the file is written once every row is in.
 
-use super::{Export, ExportError};
-use crate::row::TableRow;
-use crate::search::Problem;
+use super::{Export, ExportError, Subject};
+use crate::row::Row;
 
 pub struct BFileExport {
-    problem: Problem,
-    lines: Vec<(usize, usize)>,
+    subject: Subject,
+    lines: Vec<(usize, u64)>,
 }
 
 impl BFileExport {
-    pub fn new(problem: Problem) -> BFileExport {
+    pub fn new(subject: Subject) -> BFileExport {
         BFileExport {
-            problem,
+            subject,
             lines: Vec::new(),
         }
     }
@@ -25,19 +24,16 @@ impl Export for BFileExport {
         Ok(Vec::new())
     }
 
-    fn row(&mut self, row: &TableRow) -> Result<Vec<u8>, ExportError> {
+    fn row(&mut self, row: &dyn Row) -> Result<Vec<u8>, ExportError> {
         // `Format::accepts` refused every table with a non-square board before any row.
-        debug_assert!(row.board.is_square());
-        self.lines.push((row.board.rows(), row.queens()));
+        debug_assert!(row.board().is_square());
+        self.lines.push((row.board().rows(), row.value()));
         Ok(Vec::new())
     }
 
     fn footer(&mut self) -> Result<Vec<u8>, ExportError> {
         // b-files may begin with comment lines; the problem is named there, as is the rule.
-        let name = match self.problem {
-            Problem::Domination => "queen domination number gamma(Q_n)",
-            Problem::IndependentDomination => "independent queen domination number i(Q_n)",
-        };
+        let name = self.subject.sequence();
         let mut out = format!("# n {name}, by queendom\n");
         for (n, value) in &self.lines {
             out.push_str(&format!("{n} {value}\n"));

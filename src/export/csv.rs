@@ -1,7 +1,7 @@
 //! CSV, the default format: one line per board, header `rows,cols,queens,layout,...`.
 
 use super::{row_texts, Export, ExportError};
-use crate::row::{Column, RowFields, RowKind, RowReadError, TableRow};
+use crate::row::{Column, Row, RowKind, RowReadError};
 
 pub struct CsvExport {
     kind: RowKind,
@@ -24,12 +24,15 @@ impl Export for CsvExport {
         record(&self.kind.names())
     }
 
-    fn row(&mut self, row: &TableRow) -> Result<Vec<u8>, ExportError> {
+    fn row(&mut self, row: &dyn Row) -> Result<Vec<u8>, ExportError> {
         record(&row_texts(row))
     }
 }
 
-pub(super) fn read_row(columns: &[Column], line: &str) -> Result<RowFields, RowReadError> {
+pub(super) fn read_cells(
+    columns: &[Column],
+    line: &str,
+) -> Result<(Vec<Column>, Vec<String>), RowReadError> {
     let mut reader = ::csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
@@ -44,6 +47,8 @@ pub(super) fn read_row(columns: &[Column], line: &str) -> Result<RowFields, RowR
             })
         }
     }
-    let fields: Vec<&str> = record.iter().collect();
-    RowFields::from_texts(columns, &fields)
+    Ok((
+        columns.to_vec(),
+        record.iter().map(str::to_string).collect(),
+    ))
 }

@@ -4,21 +4,20 @@
 
 use std::collections::HashMap;
 
-use super::{Export, ExportError};
-use crate::row::TableRow;
-use crate::search::Problem;
+use super::{Export, ExportError, Subject};
+use crate::row::Row;
 
 pub struct GridExport {
-    problem: Problem,
+    subject: Subject,
     rows: Vec<usize>,
     cols: Vec<usize>,
-    queens: HashMap<(usize, usize), usize>,
+    queens: HashMap<(usize, usize), u64>,
 }
 
 impl GridExport {
-    pub fn new(problem: Problem, rows: &[usize], cols: &[usize]) -> GridExport {
+    pub fn new(subject: Subject, rows: &[usize], cols: &[usize]) -> GridExport {
         GridExport {
-            problem,
+            subject,
             rows: rows.to_vec(),
             cols: cols.to_vec(),
             queens: HashMap::new(),
@@ -37,9 +36,10 @@ impl Export for GridExport {
         Ok(Vec::new())
     }
 
-    fn row(&mut self, row: &TableRow) -> Result<Vec<u8>, ExportError> {
+    fn row(&mut self, row: &dyn Row) -> Result<Vec<u8>, ExportError> {
+        let board = row.board();
         self.queens
-            .insert((row.board.rows(), row.board.cols()), row.queens());
+            .insert((board.rows(), board.cols()), row.value());
         Ok(Vec::new())
     }
 
@@ -56,7 +56,7 @@ impl GridExport {
     /// The grid as lines of cells: the corner cell and the column counts, then one line per row
     /// count (shared with the grid sheet of the workbook).
     pub(super) fn cells(&self) -> Vec<Vec<String>> {
-        let mut head = vec![format!("{} rows\\cols", self.problem.name())];
+        let mut head = vec![format!("{} rows\\cols", self.subject.name())];
         head.extend(self.cols.iter().map(|c| c.to_string()));
         let mut out = vec![head];
         for &r in &self.rows {

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::{Export, ExportError};
-use crate::row::{Cell, CellKind, Column, RowFields, RowKind, RowReadError, TableRow};
+use crate::row::{Cell, CellKind, Column, Row, RowKind, RowReadError};
 
 pub struct JsonExport {
     kind: RowKind,
@@ -21,7 +21,7 @@ impl Export for JsonExport {
         Ok(Vec::new())
     }
 
-    fn row(&mut self, row: &TableRow) -> Result<Vec<u8>, ExportError> {
+    fn row(&mut self, row: &dyn Row) -> Result<Vec<u8>, ExportError> {
         // Written by hand so that seconds read as in the CSV (0.000012, not 1.2e-5).
         let mut line = String::from("{");
         for (i, &column) in self.kind.columns().iter().enumerate() {
@@ -84,14 +84,21 @@ impl<'de> serde::Deserialize<'de> for Members {
 /// Every column of `expected` (the columns of the row kind the reader wants) is read from its key;
 /// a key that names no such column, or a value of the wrong JSON type, is refused. A line without
 /// `digest` is a row written before rows carried one.
-pub(super) fn read_row(expected: &[Column], line: &str) -> Result<RowFields, RowReadError> {
+pub(super) fn read_cells(
+    expected: &[Column],
+    line: &str,
+) -> Result<(Vec<Column>, Vec<String>), RowReadError> {
     let object = json_members(line)?;
     let known = expected;
     let mut columns = Vec::new();
     let mut texts = Vec::new();
     for (key, value) in &object {
         let Some(&column) = known.iter().find(|c| c.name() == key) else {
-            let hint = if RowKind::Count.columns().iter().any(|c| c.name() == key) {
+            let counted = |k: &[Column]| k.contains(&Column::Layouts);
+            let hint = if !counted(expected)
+                && counted(RowKind::Count.columns())
+                && RowKind::Count.columns().iter().any(|c| c.name() == key)
+            {
                 " (a row with counts, made with --count)"
             } else {
                 ""
@@ -125,6 +132,5 @@ pub(super) fn read_row(expected: &[Column], line: &str) -> Result<RowFields, Row
             missing.join("`, `")
         )));
     }
-    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    RowFields::from_texts(&columns, &refs)
+    Ok((columns, texts))
 }

@@ -1,7 +1,7 @@
 //! Markdown: a pipe table with the CSV columns, numbers right-aligned. No field can hold a `|`.
 
 use super::{row_texts, Export, ExportError};
-use crate::row::{CellKind, RowKind, TableRow};
+use crate::row::{CellKind, Row, RowKind};
 
 pub struct MarkdownExport {
     kind: RowKind,
@@ -35,7 +35,7 @@ impl Export for MarkdownExport {
         Ok(out)
     }
 
-    fn row(&mut self, row: &TableRow) -> Result<Vec<u8>, ExportError> {
+    fn row(&mut self, row: &dyn Row) -> Result<Vec<u8>, ExportError> {
         Ok(line(&row_texts(row)))
     }
 }

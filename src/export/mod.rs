@@ -16,6 +16,7 @@ mod grid;
 mod json;
 mod markdown;
 mod pattern;
+mod read;
 mod tsv;
 mod xlsx;
 
@@ -24,7 +25,7 @@ use std::fmt;
 use thiserror::Error;
 
 use crate::board::Board;
-use crate::row::{Column, RowFields, RowKind, RowReadError, TableRow};
+use crate::row::{Column, Row, RowFields, RowKind, RowReadError};
 use crate::search::Problem;
 
 pub use self::bfile::BFileExport;
@@ -34,6 +35,7 @@ pub use self::json::json_members;
 pub use self::json::JsonExport;
 pub use self::markdown::MarkdownExport;
 pub use self::pattern::{FieldSyntax, LinePattern, PatternField};
+pub use self::read::{LineError, RowReader};
 pub use self::tsv::TsvExport;
 pub use self::xlsx::XlsxExport;
 
@@ -53,34 +55,31 @@ pub enum ExportError {
 pub trait Export: Send {
     /// Bytes that open the table.
     fn header(&mut self) -> Result<Vec<u8>, ExportError>;
-    /// Bytes for one finished row.
-    fn row(&mut self, row: &TableRow) -> Result<Vec<u8>, ExportError>;
+    /// Bytes for one finished row (of the kind the exporter was made for).
+    fn row(&mut self, row: &dyn Row) -> Result<Vec<u8>, ExportError>;
     /// Bytes that close the table, once every row is in.
     fn footer(&mut self) -> Result<Vec<u8>, ExportError> {
         Ok(Vec::new())
     }
 }
 
-/// The output formats: the one list that `--format`, the extensions and the help text come from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
-#[value(rename_all = "lower")]
+/// The output formats: the one list that the extensions and the help text come from (the command
+/// line maps its `--format` values onto these).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
-    /// .csv: comma-separated values with a header line (the default)
+    /// Comma-separated values with a header line (the default).
     Csv,
-    /// .tsv: the same columns separated by tabs
+    /// The same columns separated by tabs.
     Tsv,
-    /// .json .jsonl .ndjson: JSON Lines, one object per board, keys as the CSV columns
-    #[value(alias = "jsonl", alias = "ndjson")]
+    /// JSON Lines, one object per board, keys as the CSV columns.
     Json,
-    /// .md .markdown: a Markdown table with the same columns
-    #[value(alias = "md")]
+    /// A Markdown table with the same columns.
     Markdown,
-    /// (no extension: CSV too) a matrix, one line per row count and one column per column count,
-    /// the number of queens in each cell, the problem in the corner cell
+    /// A matrix, one line per row count and one column per column count.
     Grid,
-    /// (no extension) OEIS b-file: `n a(n)` lines, square boards only
+    /// OEIS b-file: `n a(n)` lines, square boards only.
     Bfile,
-    /// .xlsx: a workbook with a sheet of rows (numbers as numbers, layouts as text) and a grid sheet
+    /// A workbook with a sheet of rows and a grid sheet.
     Xlsx,
 }
 
@@ -99,7 +98,15 @@ impl Format {
 
     /// Every format, in the order of `--help`.
     pub fn all() -> &'static [Format] {
-        <Format as clap::ValueEnum>::value_variants()
+        &[
+            Format::Csv,
+            Format::Tsv,
+            Format::Json,
+            Format::Markdown,
+            Format::Grid,
+            Format::Bfile,
+            Format::Xlsx,
+        ]
     }
 
     /// The file name extensions that stand for this format (lower case). The grid and the b-file
@@ -145,15 +152,17 @@ impl Format {
         Ok(())
     }
 
-    /// A fresh exporter for a table of `problem` over these row and column counts (the grid needs
-    /// them for its axes; the other formats ignore them).
+    /// A fresh exporter for a table of `kind` rows about `subject` (a problem, or N-queens) over
+    /// these row and column counts (the grid needs them for its axes; the other formats ignore
+    /// them).
     pub fn exporter(
         self,
         kind: RowKind,
-        problem: Problem,
+        subject: impl Into<Subject>,
         rows: &[usize],
         cols: &[usize],
     ) -> Box<dyn Export> {
+        let problem = subject.into();
         match self {
             Format::Csv => Box::new(CsvExport::new(kind)),
             Format::Tsv => Box::new(TsvExport::new(kind)),
@@ -169,10 +178,27 @@ impl Format {
     /// names `columns` (from its header; JSON Lines names them in each line, and `columns` is
     /// then only what is expected). Only the line formats can be read.
     pub fn read_row(self, columns: &[Column], line: &str) -> Result<RowFields, RowReadError> {
+        let (columns, texts) = self.read_cells(columns, line)?;
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        RowFields::from_texts(&columns, &texts)
+    }
+
+    /// The texts of one line (without its line ending) written by this format's `row`, with the
+    /// columns they belong to: `columns` as the file's header names them, or for JSON Lines, the
+    /// keys of the line, each of which must be one of `columns` (all of them but the digest must
+    /// be there). Only the line formats can be read.
+    pub fn read_cells(
+        self,
+        columns: &[Column],
+        line: &str,
+    ) -> Result<(Vec<Column>, Vec<String>), RowReadError> {
         match self {
-            Format::Csv => csv::read_row(columns, line),
-            Format::Tsv => tsv::read_row(columns, line),
-            Format::Json => json::read_row(columns, line),
+            Format::Csv => csv::read_cells(columns, line),
+            Format::Tsv => Ok((
+                columns.to_vec(),
+                line.split('\t').map(str::to_string).collect(),
+            )),
+            Format::Json => json::read_cells(columns, line),
             _ => Err(RowReadError::NotALineFormat(self.name())),
         }
     }
@@ -215,8 +241,44 @@ pub enum FormatError {
     NotSquare { board: Board },
 }
 
+/// What a table is about, as the grid's corner cell and the b-file's comment name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subject {
+    /// γ or i: the cells are numbers of queens.
+    Queens(Problem),
+    /// N-queens: the cells are numbers of placements.
+    NQueens,
+}
+
+impl From<Problem> for Subject {
+    fn from(problem: Problem) -> Subject {
+        Subject::Queens(problem)
+    }
+}
+
+impl Subject {
+    /// The name of the grid's values (its corner cell reads `NAME rows\cols`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Subject::Queens(problem) => problem.name(),
+            Subject::NQueens => "solutions",
+        }
+    }
+
+    /// The sequence a b-file of square boards lists, as its comment line names it.
+    pub fn sequence(self) -> &'static str {
+        match self {
+            Subject::Queens(Problem::Domination) => "queen domination number gamma(Q_n)",
+            Subject::Queens(Problem::IndependentDomination) => {
+                "independent queen domination number i(Q_n)"
+            }
+            Subject::NQueens => "number of ways to place n nonattacking queens on an n X n board",
+        }
+    }
+}
+
 /// The texts of a row's cells, in the kind's column order (shared by CSV, TSV and Markdown).
-fn row_texts(row: &TableRow) -> Vec<String> {
+fn row_texts(row: &dyn Row) -> Vec<String> {
     row.kind()
         .columns()
         .iter()
@@ -227,6 +289,90 @@ fn row_texts(row: &TableRow) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{Layout, Square};
+    use crate::row::{LayoutTotals, NQueensRow, TableRow};
+
+    /// One row of every kind, with the subject of its table.
+    fn rows_of_every_kind() -> Vec<(Box<dyn Row>, Subject)> {
+        let board = Board::new(4, 4).unwrap();
+        let optimum = TableRow {
+            board,
+            problem: Problem::Domination,
+            layout: Layout::new(board, vec![Square::new(1, 1), Square::new(1, 2)]),
+            counts: None,
+            nodes: 3,
+            seconds: 0.25,
+            threads: 2,
+        };
+        let counted = TableRow {
+            counts: Some(LayoutTotals {
+                layouts: 20,
+                classes: 3,
+            }),
+            ..optimum.clone()
+        };
+        let square = NQueensRow {
+            board,
+            solutions: 2,
+            unique: Some(1),
+            seconds: 0.5,
+            threads: 1,
+        };
+        let rectangle = NQueensRow {
+            unique: None,
+            ..square.clone()
+        };
+        vec![
+            (Box::new(optimum), Problem::Domination.into()),
+            (Box::new(counted), Problem::Domination.into()),
+            (Box::new(square), Subject::NQueens),
+            (Box::new(rectangle), Subject::NQueens),
+        ]
+    }
+
+    #[test]
+    fn every_format_writes_every_row_kind_and_the_line_formats_read_it_back() {
+        for (row, subject) in rows_of_every_kind() {
+            let kind = row.kind();
+            for &format in Format::all() {
+                let mut export = format.exporter(kind, subject, &[4], &[4]);
+                let mut bytes = export.header().unwrap();
+                let line = export.row(row.as_ref()).unwrap();
+                bytes.extend(&line);
+                bytes.extend(export.footer().unwrap());
+                assert!(!bytes.is_empty(), "{format} {kind:?}");
+                if !format.is_line_format() {
+                    continue;
+                }
+                let text = std::str::from_utf8(&line).unwrap().trim_end();
+                let (columns, texts) = format.read_cells(kind.columns(), text).unwrap();
+                assert_eq!(columns, kind.columns(), "{format} {kind:?}");
+                for (i, &column) in columns.iter().enumerate() {
+                    let cell = row.cell(column);
+                    match cell {
+                        // JSON reads numbers back in its own form (0.25 for 0.250000).
+                        crate::row::Cell::Seconds(s) => {
+                            assert_eq!(texts[i].parse::<f64>().unwrap(), s, "{format}")
+                        }
+                        cell => assert_eq!(texts[i], cell.text(), "{format} {kind:?}"),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn n_queens_tables_name_their_subject() {
+        let (row, _) = rows_of_every_kind().remove(2);
+        let mut grid = Format::Grid.exporter(RowKind::NQueens, Subject::NQueens, &[4], &[4]);
+        grid.row(row.as_ref()).unwrap();
+        let text = String::from_utf8(grid.footer().unwrap()).unwrap();
+        assert_eq!(text, "solutions rows\\cols,4\n4,2\n");
+        let mut bfile = Format::Bfile.exporter(RowKind::NQueens, Subject::NQueens, &[4], &[4]);
+        bfile.row(row.as_ref()).unwrap();
+        let text = String::from_utf8(bfile.footer().unwrap()).unwrap();
+        assert!(text.starts_with("# n number of ways") && text.ends_with("\n4 2\n"));
+    }
 
     #[test]
     fn every_extension_names_one_format() {

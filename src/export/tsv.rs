@@ -2,7 +2,7 @@
 //! quoted.
 
 use super::{row_texts, Export, ExportError};
-use crate::row::{Column, RowFields, RowKind, RowReadError, TableRow};
+use crate::row::{Row, RowKind};
 
 pub struct TsvExport {
     kind: RowKind,
@@ -26,12 +26,7 @@ impl Export for TsvExport {
         Ok(line(&self.kind.names()))
     }
 
-    fn row(&mut self, row: &TableRow) -> Result<Vec<u8>, ExportError> {
+    fn row(&mut self, row: &dyn Row) -> Result<Vec<u8>, ExportError> {
         Ok(line(&row_texts(row)))
     }
-}
-
-pub(super) fn read_row(columns: &[Column], text: &str) -> Result<RowFields, RowReadError> {
-    let fields: Vec<&str> = text.split('\t').collect();
-    RowFields::from_texts(columns, &fields)
 }

@@ -5,22 +5,22 @@
 use rust_xlsxwriter::{Format as CellFormat, Workbook, Worksheet, XlsxError};
 
 use super::grid::GridExport;
-use super::{Export, ExportError};
-use crate::row::{Cell, CellKind, RowKind, TableRow};
-use crate::search::Problem;
+use super::{Export, ExportError, Subject};
+use crate::row::{Cell, CellKind, Row, RowKind};
 
 pub struct XlsxExport {
     kind: RowKind,
-    rows: Vec<TableRow>,
+    /// Every row's cells, in the kind's column order.
+    rows: Vec<Vec<Cell>>,
     grid: GridExport,
 }
 
 impl XlsxExport {
-    pub fn new(kind: RowKind, problem: Problem, rows: &[usize], cols: &[usize]) -> XlsxExport {
+    pub fn new(kind: RowKind, subject: Subject, rows: &[usize], cols: &[usize]) -> XlsxExport {
         XlsxExport {
             kind,
             rows: Vec::new(),
-            grid: GridExport::new(problem, rows, cols),
+            grid: GridExport::new(subject, rows, cols),
         }
     }
 
@@ -39,9 +39,9 @@ impl XlsxExport {
         }
         for (r, row) in self.rows.iter().enumerate() {
             let r = r as u32 + 1;
-            for (c, &column) in self.kind.columns().iter().enumerate() {
+            for (c, cell) in row.iter().enumerate() {
                 let c = c as u16;
-                match row.cell(column) {
+                match cell.clone() {
                     Cell::Whole(n) => sheet.write_number(r, c, n as f64)?,
                     Cell::Seconds(s) => sheet.write_number_with_format(r, c, s, &seconds)?,
                     Cell::Text(t) => sheet.write_string(r, c, t)?,
@@ -84,9 +84,10 @@ impl Export for XlsxExport {
         Ok(Vec::new())
     }
 
-    fn row(&mut self, row: &TableRow) -> Result<Vec<u8>, ExportError> {
+    fn row(&mut self, row: &dyn Row) -> Result<Vec<u8>, ExportError> {
         self.grid.row(row)?;
-        self.rows.push(row.clone());
+        self.rows
+            .push(self.kind.columns().iter().map(|&c| row.cell(c)).collect());
         Ok(Vec::new())
     }
 

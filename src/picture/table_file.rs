@@ -9,7 +9,8 @@ use thiserror::Error;
 
 use crate::board::{Board, Layout};
 use crate::export::Format;
-use crate::row::{Column, LineError, RowKind, RowReader};
+use crate::export::{LineError, RowReader};
+use crate::row::{Column, RowKind};
 use crate::search::Problem;
 
 /// One problem's numbers with their layouts, by board (ordered by rows, then columns).

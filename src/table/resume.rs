@@ -22,13 +22,14 @@
 //! No row is longer than [`MAX_LINE_BYTES`]: a longer line is refused, and a caller need read no
 //! more of a file than that many bytes per line, for as many lines as a table can have.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use thiserror::Error;
 
 use crate::board::Board;
-use crate::export::{FieldSyntax, Format, LinePattern, PatternField};
-use crate::row::{CellKind, Column, LineError, RowKind, RowReader, TableRow};
+use crate::export::{FieldSyntax, Format, LineError, LinePattern, PatternField, RowReader};
+use crate::plan::count_contradiction;
+use crate::row::{CellKind, Column, NQueensRow, Row, RowKind, TableRow};
 use crate::search::{self, search_at_most, Problem, SearchError, SearchOptions};
 
 /// Boards of at most this many squares have every kept row re-proved on every resume: proving
@@ -56,20 +57,20 @@ const SHOWN_CHARS: usize = 120;
 
 /// A row kept from the file.
 #[derive(Debug, Clone, PartialEq)]
-pub struct KeptRow {
+pub struct KeptRow<R = TableRow> {
     /// 1-based line number in the file.
     pub line: usize,
     /// The row as read (nodes, seconds and threads as the file has them).
-    pub row: TableRow,
+    pub row: R,
     /// The line as it stands in the file, line ending included.
     pub bytes: Vec<u8>,
     /// Whether the row carries a digest (files of older versions do not).
     pub has_digest: bool,
 }
 
-impl KeptRow {
+impl<R: Row> KeptRow<R> {
     pub fn board(&self) -> Board {
-        self.row.board
+        self.row.board()
     }
 }
 
@@ -94,9 +95,9 @@ impl LineEnding {
 
 /// What an existing table file holds.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ExistingTable {
+pub struct ExistingTable<R = TableRow> {
     /// Whole rows, in file order.
-    pub rows: Vec<KeptRow>,
+    pub rows: Vec<KeptRow<R>>,
     /// How many bytes of the file to keep: the header and the whole rows. A half-written last line
     /// (or half-written header) lies beyond this.
     pub keep_len: u64,
@@ -107,7 +108,7 @@ pub struct ExistingTable {
     pub line_ending: LineEnding,
 }
 
-impl ExistingTable {
+impl<R> ExistingTable<R> {
     /// Whether the file must be cut back to `keep_len` before rows are appended.
     pub fn has_partial_line(&self, file_len: u64) -> bool {
         file_len > self.keep_len
@@ -188,6 +189,23 @@ pub enum ResumeError {
          every row and adopts the file"
     )]
     NoDigest { line: usize },
+    #[error("line {line} (board {board}) cannot be true: {what}")]
+    Impossible {
+        line: usize,
+        board: Board,
+        what: String,
+    },
+    #[error(
+        "line {line} (board {board}) disagrees with line {other_line} (board {other}, its \
+         transpose): a board and its transpose have the same {what}"
+    )]
+    Transposes {
+        line: usize,
+        board: Board,
+        other_line: usize,
+        other: Board,
+        what: &'static str,
+    },
     #[error("re-proving line {line} (board {board}): {error}")]
     Search {
         line: usize,
@@ -225,6 +243,167 @@ pub fn shown_start(line: &[u8]) -> String {
         .collect()
 }
 
+/// What the rows of a table are, and how one line of them is read back and checked: each kind
+/// of table ([`Queens`] for γ and i, with counts or not; [`NQueens`]) is one implementation, and
+/// [`read_table`] does the rest (header, byte order mark, line endings, repeated and unrequested
+/// boards, digests, a board against its transpose, a half-written last line) once for all.
+pub trait Schema {
+    type Row: Row + Clone;
+    /// The kind of the rows; its columns make the header.
+    fn kind(&self) -> RowKind;
+    /// The other kinds whose header a file of this table may have by mistake (named in the
+    /// refusal).
+    fn other_kinds(&self) -> Vec<RowKind>;
+    /// The row on line `line`, from the `texts` of its `columns`, checked on its own, and the
+    /// digest it carries (`None` in files of older versions). `admit` is called with the row's
+    /// board as soon as it is known (it refuses a board repeated or not requested).
+    fn row(
+        &self,
+        line: usize,
+        format: Format,
+        columns: &[Column],
+        texts: &[&str],
+        admit: &mut dyn FnMut(Board) -> Result<(), ResumeError>,
+    ) -> Result<(Self::Row, Option<String>), ResumeError>;
+    /// What the text of `column` looks like in a row of this table (for a half-written line).
+    fn syntax(&self, column: Column) -> FieldSyntax;
+    /// What a board and its transpose share, as [`Row::transpose_values`] lists it, for messages.
+    fn shared(&self) -> &'static str;
+}
+
+/// The rows of γ and i tables ([`RowKind::Optimum`] or [`RowKind::Count`]) of one problem.
+pub struct Queens {
+    pub kind: RowKind,
+    pub problem: Problem,
+}
+
+impl Schema for Queens {
+    type Row = TableRow;
+
+    fn kind(&self) -> RowKind {
+        self.kind
+    }
+
+    fn other_kinds(&self) -> Vec<RowKind> {
+        RowKind::ALL
+            .into_iter()
+            .filter(|&k| k != self.kind)
+            .collect()
+    }
+
+    fn row(
+        &self,
+        line: usize,
+        format: Format,
+        columns: &[Column],
+        texts: &[&str],
+        admit: &mut dyn FnMut(Board) -> Result<(), ResumeError>,
+    ) -> Result<(TableRow, Option<String>), ResumeError> {
+        let problem = self.problem;
+        let fields = crate::row::RowFields::from_texts(columns, texts).map_err(|error| {
+            LineError::BadRow {
+                line,
+                format,
+                error,
+            }
+        })?;
+        if fields.problem != problem.name() {
+            return Err(ResumeError::OtherProblem {
+                line,
+                found: visible(&fields.problem),
+                expected: problem,
+            });
+        }
+        let board = Board::new(fields.rows, fields.cols)
+            .map_err(|error| LineError::BadBoard { line, error })?;
+        admit(board)?;
+        let layout = RowReader::layout(line, board, &fields, problem)?;
+        if let Some(counts) = fields.counts {
+            if let Some(what) = count_contradiction(board, counts.layouts, counts.classes) {
+                return Err(ResumeError::Impossible { line, board, what });
+            }
+        }
+        let row = TableRow {
+            board,
+            problem,
+            layout,
+            counts: fields.counts,
+            nodes: fields.nodes,
+            seconds: fields.seconds,
+            threads: fields.threads,
+        };
+        Ok((row, fields.digest))
+    }
+
+    fn syntax(&self, column: Column) -> FieldSyntax {
+        match column {
+            Column::Layout => FieldSyntax::Layout,
+            Column::Problem => FieldSyntax::OneOf(vec![self.problem.name().to_string()]),
+            _ => FieldSyntax::Whole,
+        }
+    }
+
+    fn shared(&self) -> &'static str {
+        match self.kind {
+            RowKind::Count => "queens, layouts and classes",
+            _ => "number of queens",
+        }
+    }
+}
+
+/// The rows of N-queens tables ([`RowKind::NQueens`] or [`RowKind::NQueensRect`]).
+pub struct NQueens {
+    pub kind: RowKind,
+}
+
+impl Schema for NQueens {
+    type Row = NQueensRow;
+
+    fn kind(&self) -> RowKind {
+        self.kind
+    }
+
+    fn other_kinds(&self) -> Vec<RowKind> {
+        Vec::new()
+    }
+
+    fn row(
+        &self,
+        line: usize,
+        format: Format,
+        columns: &[Column],
+        texts: &[&str],
+        admit: &mut dyn FnMut(Board) -> Result<(), ResumeError>,
+    ) -> Result<(NQueensRow, Option<String>), ResumeError> {
+        let (row, digest) =
+            NQueensRow::from_texts(columns, texts).map_err(|error| match error {
+                crate::row::RowReadError::Board(error) => LineError::BadBoard { line, error },
+                error => LineError::BadRow {
+                    line,
+                    format,
+                    error,
+                },
+            })?;
+        admit(row.board)?;
+        if let Some(what) = row.contradiction() {
+            return Err(ResumeError::Impossible {
+                line,
+                board: row.board,
+                what,
+            });
+        }
+        Ok((row, digest))
+    }
+
+    fn syntax(&self, _column: Column) -> FieldSyntax {
+        FieldSyntax::Whole
+    }
+
+    fn shared(&self) -> &'static str {
+        "number of solutions"
+    }
+}
+
 /// Read `contents`, an existing file meant to hold a `format` table of `kind` rows of `problem`
 /// over `boards`. `verify` says that every row will be re-proved, which lets files without digests
 /// (written by older versions) in.
@@ -236,6 +415,20 @@ pub fn read_existing(
     boards: &[Board],
     verify: bool,
 ) -> Result<ExistingTable, ResumeError> {
+    read_table(contents, format, &Queens { kind, problem }, boards, verify)
+}
+
+/// Read `contents`, an existing file meant to hold a `format` table of `schema`'s rows over
+/// `boards`. `verify` says that every row will be checked again (re-proved, counted), which lets
+/// files without digests (written by older versions) in.
+pub fn read_table<S: Schema>(
+    contents: &[u8],
+    format: Format,
+    schema: &S,
+    boards: &[Board],
+    verify: bool,
+) -> Result<ExistingTable<S::Row>, ResumeError> {
+    let kind = schema.kind();
     if !format.is_line_format() {
         return Err(ResumeError::NotResumable { format });
     }
@@ -291,8 +484,8 @@ pub fn read_existing(
             legacy = true;
         } else {
             let line = contents.split(|&b| b == b'\n').next().unwrap_or(&[]);
-            for other in RowKind::ALL {
-                if other != kind && matches(&format.header_for(other.columns())) {
+            for other in schema.other_kinds() {
+                if matches(&format.header_for(other.columns())) {
                     return Err(ResumeError::OtherKind {
                         format,
                         counted: other == RowKind::Count,
@@ -312,8 +505,8 @@ pub fn read_existing(
     }
 
     let wanted: HashSet<Board> = boards.iter().copied().collect();
-    let mut reader = RowReader::new(format, &columns);
-    let mut rows = Vec::new();
+    let mut first_line_of: HashMap<Board, usize> = HashMap::new();
+    let mut rows: Vec<KeptRow<S::Row>> = Vec::new();
     let first_line = if header.is_empty() { 1 } else { 2 };
     let body = whole.get(body_start..).unwrap_or(&[]);
     let mut lines = 0;
@@ -334,29 +527,28 @@ pub fn read_existing(
             }
             None => text,
         };
-        let fields = reader.fields(line, text)?;
-        if fields.problem != problem.name() {
-            return Err(ResumeError::OtherProblem {
-                line,
-                found: visible(&fields.problem),
-                expected: problem,
-            });
-        }
-        let board = reader.board(line, &fields)?;
-        if !wanted.contains(&board) {
-            return Err(ResumeError::NotRequested { line, board });
-        }
-        let layout = RowReader::layout(line, board, &fields, problem)?;
-        let row = TableRow {
-            board,
-            problem,
-            layout,
-            counts: fields.counts,
-            nodes: fields.nodes,
-            seconds: fields.seconds,
-            threads: fields.threads,
+        let (cells, texts) =
+            format
+                .read_cells(&columns, text)
+                .map_err(|error| LineError::BadRow {
+                    line,
+                    format,
+                    error,
+                })?;
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let mut admit = |board: Board| {
+            if let Some(&first) = first_line_of.get(&board) {
+                return Err(LineError::Repeated { line, first, board }.into());
+            }
+            first_line_of.insert(board, line);
+            if !wanted.contains(&board) {
+                return Err(ResumeError::NotRequested { line, board });
+            }
+            Ok(())
         };
-        match &fields.digest {
+        let (row, digest) = schema.row(line, format, &cells, &texts, &mut admit)?;
+        let board = row.board();
+        match &digest {
             Some(found) if *found != row.digest() => {
                 return Err(ResumeError::Digest {
                     line,
@@ -372,8 +564,26 @@ pub fn read_existing(
             line,
             row,
             bytes: raw.to_vec(),
-            has_digest: fields.digest.is_some(),
+            has_digest: digest.is_some(),
         });
+    }
+    // A board and its transpose have the same answer: two rows that say otherwise cannot both
+    // be true, whichever of them was edited.
+    let row_of: HashMap<Board, &KeptRow<S::Row>> = rows.iter().map(|k| (k.board(), k)).collect();
+    for kept in &rows {
+        let board = kept.board();
+        let Some(other) = row_of.get(&board.transposed()) else {
+            continue;
+        };
+        if other.line < kept.line && other.row.transpose_values() != kept.row.transpose_values() {
+            return Err(ResumeError::Transposes {
+                line: kept.line,
+                board,
+                other_line: other.line,
+                other: other.board(),
+                what: schema.shared(),
+            });
+        }
     }
     // What follows the last newline: dropped only if it is the start of a row.
     let partial = match &contents[whole_len..] {
@@ -385,10 +595,10 @@ pub fn read_existing(
         if partial.len() >= MAX_LINE_BYTES {
             return Err(ResumeError::LongLine { line });
         }
-        let mut patterns = vec![row_pattern(format, &columns, problem, boards)];
+        let mut patterns = vec![row_pattern(format, &columns, schema, boards)];
         if format == Format::Json {
             // JSON Lines has no header to say which columns: rows of older versions too.
-            patterns.push(row_pattern(format, &legacy_columns, problem, boards));
+            patterns.push(row_pattern(format, &legacy_columns, schema, boards));
         }
         if !patterns.iter().flatten().any(|p| p.could_start(partial)) {
             return Err(ResumeError::PartialLine {
@@ -420,11 +630,11 @@ pub fn read_existing(
     })
 }
 
-/// The lines `format` writes for rows of `columns` of `problem` on one of `boards`.
-fn row_pattern(
+/// The lines `format` writes for rows of `columns` of `schema`'s table on one of `boards`.
+fn row_pattern<S: Schema>(
     format: Format,
     columns: &[Column],
-    problem: Problem,
+    schema: &S,
     boards: &[Board],
 ) -> Option<LinePattern> {
     let sizes = |side: fn(Board) -> usize| {
@@ -438,17 +648,11 @@ fn row_pattern(
         .map(|&column| PatternField {
             name: column.name(),
             syntax: match column {
-                Column::Rows => sizes(Board::rows),
+                Column::Rows | Column::N => sizes(Board::rows),
                 Column::Cols => sizes(Board::cols),
-                Column::Layout => FieldSyntax::Layout,
-                Column::Problem => FieldSyntax::OneOf(vec![problem.name().to_string()]),
                 Column::Digest => FieldSyntax::Digest,
                 Column::Seconds => FieldSyntax::Seconds,
-                Column::Queens
-                | Column::Layouts
-                | Column::Classes
-                | Column::Nodes
-                | Column::Threads => FieldSyntax::Whole,
+                other => schema.syntax(other),
             },
             text: column.kind() == CellKind::Text,
         })

@@ -178,7 +178,26 @@ fn count_tables_resume_and_refuse_what_they_cannot_trust() {
     let mut g: Vec<String> = f.iter().map(|s| s.to_string()).collect();
     g[5] = (layouts + 1).to_string();
     g[7] = forged.digest();
-    fs::write(&path, whole.replace(line, &g.join(","))).unwrap();
+    // Its transpose's row is forged the same way, so that the two agree (a row that disagrees
+    // with its transpose's is refused before any recount: tests/suite/readback.rs).
+    let line_t = whole.lines().find(|l| l.starts_with("5,4,")).unwrap();
+    let ft: Vec<&str> = line_t.split(',').collect();
+    let board_t = board.transposed();
+    let forged_t = TableRow {
+        board: board_t,
+        layout: Layout::parse(board_t, ft[3]).unwrap(),
+        ..forged.clone()
+    };
+    let mut gt: Vec<String> = ft.iter().map(|s| s.to_string()).collect();
+    gt[5] = (layouts + 1).to_string();
+    gt[7] = forged_t.digest();
+    fs::write(
+        &path,
+        whole
+            .replace(line, &g.join(","))
+            .replace(line_t, &gt.join(",")),
+    )
+    .unwrap();
     let out = run(&["--count"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);

@@ -15,6 +15,7 @@ mod hostile;
 mod nqueens;
 mod pictures;
 mod plan;
+mod readback;
 mod readme;
 mod results;
 mod robust;

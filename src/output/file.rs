@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
 
 use super::lock::{hidden_name, sidecar, Lock, LockError};
-use crate::cli::{usage, Failure};
+use super::{usage, OutputError};
 
 /// Symbolic links followed at most, as the kernel does (ELOOP beyond).
 const MAX_LINKS: usize = 40;
@@ -66,7 +66,7 @@ struct Checked {
 impl OutFile {
     /// Check `path` and lock it for this run; see the module doc. An existing file is opened
     /// only to lock it (read-only, without blocking, once it is known to be a regular file).
-    pub fn claim(path: &Path) -> Result<OutFile, Failure> {
+    pub fn claim(path: &Path) -> Result<OutFile, OutputError> {
         let Checked {
             shown,
             path: target,
@@ -94,7 +94,7 @@ impl OutFile {
 
     /// Every check of [`claim`](Self::claim) but the lock: for a file written when the work is
     /// done, checked before it starts. Whether a file is there now.
-    pub fn check(path: &Path) -> Result<bool, Failure> {
+    pub fn check(path: &Path) -> Result<bool, OutputError> {
         Ok(inspect(path)?.existing.is_some())
     }
 
@@ -126,7 +126,7 @@ impl OutFile {
         &self,
         max_line: usize,
         max_lines: usize,
-    ) -> Result<(Vec<u8>, bool), Failure> {
+    ) -> Result<(Vec<u8>, bool), OutputError> {
         if !self.exists() {
             return Ok((Vec::new(), true));
         }
@@ -134,7 +134,7 @@ impl OutFile {
     }
 
     /// The existing file, opened to append; cut back to `keep_len` bytes first if it is longer.
-    pub fn append(&self, keep_len: u64) -> Result<File, Failure> {
+    pub fn append(&self, keep_len: u64) -> Result<File, OutputError> {
         let file = open_regular(&self.path, OpenOptions::new().append(true))
             .map_err(|e| cannot_write(&self.shown, e))?;
         let len = file
@@ -149,7 +149,7 @@ impl OutFile {
     }
 
     /// A new file, to be filled as the work goes (refused if a file appeared there meanwhile).
-    pub fn create(&self) -> Result<File, Failure> {
+    pub fn create(&self) -> Result<File, OutputError> {
         let file = OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -161,7 +161,7 @@ impl OutFile {
     }
 
     /// A temporary file beside the target that replaces it on [`Replacement::commit`].
-    pub fn replacement(&self) -> Result<Replacement, Failure> {
+    pub fn replacement(&self) -> Result<Replacement, OutputError> {
         let name = self.path.file_name().unwrap_or_default();
         let prefix = hidden_name(name, "", RANDOM_LETTERS + TEMP_SUFFIX.len());
         let mode = self
@@ -187,7 +187,7 @@ impl OutFile {
     }
 
     /// Replace the file by `bytes` at once (or create it).
-    pub fn write_whole(&self, bytes: &[u8]) -> Result<(), Failure> {
+    pub fn write_whole(&self, bytes: &[u8]) -> Result<(), OutputError> {
         self.fill(bytes)?.commit()?;
         self.lock.follow(&self.path);
         Ok(())
@@ -195,19 +195,16 @@ impl OutFile {
 
     /// Write `bytes` as a new file; if one appeared at the path since the claim (made by
     /// something else than queendom, which the lock stops), it is left as it is and refused.
-    pub fn write_new(&self, bytes: &[u8]) -> Result<(), Failure> {
+    pub fn write_new(&self, bytes: &[u8]) -> Result<(), OutputError> {
         self.fill(bytes)?.commit_new()?;
         self.lock.follow(&self.path);
         Ok(())
     }
 
-    fn fill(&self, bytes: &[u8]) -> Result<Replacement, Failure> {
+    fn fill(&self, bytes: &[u8]) -> Result<Replacement, OutputError> {
         let mut replacement = self.replacement()?;
         replacement.file().write_all(bytes).map_err(|e| {
-            Failure::Error(anyhow::anyhow!(
-                "cannot write {}: {e}",
-                self.shown.display()
-            ))
+            OutputError::Failed(format!("cannot write {}: {e}", self.shown.display()))
         })?;
         Ok(replacement)
     }
@@ -234,19 +231,18 @@ impl Replacement {
     }
 
     /// Put the new contents in place: on disk first, then renamed over the file in one step.
-    pub fn commit(self) -> Result<(), Failure> {
+    pub fn commit(self) -> Result<(), OutputError> {
         self.put_in_place(true)
     }
 
     /// As [`commit`](Self::commit), but never over a file.
-    fn commit_new(self) -> Result<(), Failure> {
+    fn commit_new(self) -> Result<(), OutputError> {
         self.put_in_place(false)
     }
 
-    fn put_in_place(self, replace: bool) -> Result<(), Failure> {
+    fn put_in_place(self, replace: bool) -> Result<(), OutputError> {
         let shown = self.shown.display().to_string();
-        let write_error =
-            |e: io::Error| Failure::Error(anyhow::anyhow!("cannot write {shown}: {e}"));
+        let write_error = |e: io::Error| OutputError::Failed(format!("cannot write {shown}: {e}"));
         self.temp.as_file().sync_all().map_err(write_error)?;
         if self.keep_mode {
             // The umask may have narrowed the mode at creation: the old file's mode, exactly.
@@ -267,7 +263,7 @@ impl Replacement {
             // The work must not vanish with the temporary file: keep it and say where.
             let kept = e.file.into_temp_path().keep();
             let at = kept.map_or_else(|_| "lost".to_string(), |p| p.display().to_string());
-            return Err(Failure::Error(anyhow::anyhow!(
+            return Err(OutputError::Failed(format!(
                 "cannot write {shown}: {}; the new contents are in {at}",
                 e.error
             )));
@@ -281,7 +277,7 @@ pub fn read_start(
     path: &Path,
     max_line: usize,
     max_lines: usize,
-) -> Result<(Vec<u8>, bool), Failure> {
+) -> Result<(Vec<u8>, bool), OutputError> {
     read_lines(path, path, max_line, max_lines)
 }
 
@@ -290,7 +286,7 @@ fn read_lines(
     shown: &Path,
     max_line: usize,
     max_lines: usize,
-) -> Result<(Vec<u8>, bool), Failure> {
+) -> Result<(Vec<u8>, bool), OutputError> {
     let cannot_read = |e: io::Error| usage(format!("cannot read {}: {e}", shown.display()));
     let file = open_regular(path, OpenOptions::new().read(true)).map_err(cannot_read)?;
     let mut reader = io::BufReader::new(file);
@@ -313,7 +309,7 @@ fn read_lines(
 }
 
 /// The checks of the policy, in order: the name, the links, the directory, what is there now.
-fn inspect(path: &Path) -> Result<Checked, Failure> {
+fn inspect(path: &Path) -> Result<Checked, OutputError> {
     let shown = path.to_path_buf();
     if path.as_os_str().is_empty() {
         return Err(usage(
@@ -395,7 +391,7 @@ fn inspect(path: &Path) -> Result<Checked, Failure> {
 }
 
 /// Follow symbolic links from `path` to the file they lead to (which need not exist yet).
-fn resolve_links(path: &Path) -> Result<PathBuf, Failure> {
+fn resolve_links(path: &Path) -> Result<PathBuf, OutputError> {
     let mut current = path.to_path_buf();
     for _ in 0..MAX_LINKS {
         match fs::symlink_metadata(&current) {
@@ -444,6 +440,7 @@ fn os_error(e: io::Error) -> io::Error {
     }
 }
 
-pub fn cannot_write(path: &Path, e: io::Error) -> Failure {
+/// The refusal of a path that cannot be written (exit 2 on the command line).
+pub fn cannot_write(path: &Path, e: io::Error) -> OutputError {
     usage(format!("cannot write {}: {e}", path.display()))
 }
