@@ -3,10 +3,12 @@
 //! filesystem) and merge into exactly the answer `solve`, `count` or `table` gives.
 
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use queendom::export::Format;
 use queendom::plan::{
-    array_syntax, build, merge, LoadedPlan, MergeError, Merged, PlanGoal, PlanRequest, TableAxes,
+    array_syntax, build, last_attempt, merge, slurm_time, split_parts, time_text, Attempt,
+    AttemptEvent, LastAttempt, LoadedPlan, MergeError, Merged, PlanGoal, PlanRequest, TableAxes,
     MIN_PART_NODES,
 };
 use queendom::row::{RowKind, TableRow};
@@ -15,7 +17,7 @@ use queendom::table::{boards, SizeList};
 use queendom::Board;
 
 use super::output::{OutFile, Target};
-use super::run_dir::{Claim, PlanLock, RunDir, WorkError};
+use super::run_dir::{Claim, PlanLock, RunDir, WorkError, MERGE_LOG};
 use super::signals::Interrupt;
 use super::trace_file::TraceArgs;
 use super::{print, usage, Failure, ThreadArgs};
@@ -66,8 +68,21 @@ pub struct PlanArgs {
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     parts: u32,
     /// The plan directory to create (new, or empty).
-    #[arg(short = 'o', long = "output", value_name = "RUN", required = true)]
-    output: PathBuf,
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "RUN",
+        required_unless_present = "split"
+    )]
+    output: Option<PathBuf>,
+    /// `queendom plan RUN --split PARTS`: replace each of these parts of the plan in RUN (a list
+    /// as `3,17,40-45`, or `interrupted`: every part whose last attempt was interrupted, as by a
+    /// time limit) by its pieces in the search tree, each estimated at most half of it. Parts
+    /// with a result cannot be split; no worker may be running. The results kept get the new
+    /// plan's id and their parts' new numbers; the old plan, results and attempts are kept in
+    /// RUN/split-ID/.
+    #[arg(long, value_name = "PARTS", conflicts_with_all = ["rows", "cols", "independent", "count", "queens"])]
+    split: Option<String>,
     #[command(flatten)]
     threads: ThreadArgs,
 }
@@ -80,6 +95,21 @@ const PROBES: u32 = 64;
 const CHECKPOINT_PART_NODES: f64 = 1_000_000.0;
 
 pub fn plan(args: PlanArgs) -> Result<(), Failure> {
+    if let Some(parts) = &args.split {
+        let Some(dir) = &args.board else {
+            return Err(usage(
+                "--split needs the plan directory: queendom plan RUN --split PARTS",
+            ));
+        };
+        if args.output.is_some() {
+            return Err(usage("--split changes the plan in RUN in place: no -o"));
+        }
+        return split(Path::new(dir), parts, &args.threads);
+    }
+    let output = args
+        .output
+        .clone()
+        .expect("clap requires -o without --split");
     let problem = problem(args.independent);
     let (board_list, table) = match (&args.board, &args.rows, &args.cols) {
         (Some(b), None, None) => (vec![b.parse::<Board>().map_err(usage)?], None),
@@ -100,7 +130,7 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
             "count plans take one board; use `queendom table --count` for tables",
         ));
     }
-    refuse_existing(&args.output)?;
+    refuse_existing(&output)?;
     let interrupt = Interrupt::register()?;
     let request = PlanRequest {
         boards: board_list,
@@ -129,9 +159,124 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
         }
         Err(e) => return Err(e.into()),
     };
-    let run = RunDir::create(&args.output, &plan.to_bytes())?;
-    print(&describe(&run.plan, &args.output))?;
+    let run = RunDir::create(&output, &plan.to_bytes())?;
+    print(&describe(&run.plan, &output))?;
     Ok(())
+}
+
+/// `plan RUN --split PARTS`.
+fn split(dir: &Path, parts: &str, threads: &ThreadArgs) -> Result<(), Failure> {
+    // Opened first for a usage error on a directory that holds no plan.
+    RunDir::open(dir)?;
+    let Some(lock) = PlanLock::try_take(dir)
+        .map_err(|e| Failure::Error(anyhow::anyhow!("cannot lock {}: {e}", dir.display())))?
+    else {
+        return Err(Failure::Error(anyhow::anyhow!(
+            "workers are running on {} (`queendom status` lists them): split once none is",
+            dir.display()
+        )));
+    };
+    // Read again under the lock: the plan may have changed while we waited.
+    let run = RunDir::open(dir)?;
+    let results = run.read_results();
+    if let Some((path, why)) = results.refused.first() {
+        return Err(usage(format!("{}: {why}; nothing split", path.display())));
+    }
+    let n = run.plan.parts();
+    let chosen: Vec<usize> = if parts == "interrupted" {
+        (0..n)
+            .filter(|&k| {
+                results.reports[k].is_none()
+                    && matches!(last_attempt(&run.attempts(k)),
+                        LastAttempt::Ended(a) if a.event == AttemptEvent::Interrupted)
+            })
+            .collect()
+    } else {
+        parse_parts(parts).ok_or_else(|| {
+            usage(format!(
+                "--split takes parts as 3,17,40-45 or `interrupted`, not '{parts}'"
+            ))
+        })?
+    };
+    if chosen.is_empty() {
+        eprintln!(
+            "queendom: no part of {} to split: nothing changed",
+            dir.display()
+        );
+        return Ok(());
+    }
+    for &k in &chosen {
+        if k < n && results.reports[k].is_some() {
+            return Err(usage(format!(
+                "part {k} has a result: only parts without one are split; nothing split"
+            )));
+        }
+    }
+    let pool = threads.pool()?;
+    let split = pool
+        .install(|| split_parts(&run.plan, &chosen, SPLIT_SHARE, PROBES))
+        .map_err(|e| usage(format!("{}: {e}; nothing split", dir.display())))?;
+    let history = run.replace_plan(&lock, &split).map_err(|e| {
+        Failure::Error(anyhow::anyhow!(
+            "cannot write the split plan into {}: {e}",
+            dir.display()
+        ))
+    })?;
+    drop(lock);
+    let new = RunDir::open(dir)?;
+    let mut rank_of = vec![0; new.plan.parts()];
+    for (r, k) in new.plan.claim_order().into_iter().enumerate() {
+        rank_of[k] = r;
+    }
+    let mut out = format!("plan {}: {}\n", new.plan.id, parts_text(new.plan.parts()));
+    for &k in &chosen {
+        let pieces = &split.moved[k];
+        let mut ranks: Vec<usize> = pieces.iter().map(|&j| rank_of[j]).collect();
+        ranks.sort_unstable();
+        out.push_str(&format!(
+            "part {k} (estimate {:.3e}) is now {}: parts {}, ranks {}\n",
+            run.plan.plan.parts[k].estimate,
+            parts_text(pieces.len()),
+            array_syntax(pieces),
+            array_syntax(&ranks)
+        ));
+    }
+    out.push_str(&format!(
+        "the old plan, results and attempts are in {}; missing ranks: {}\n",
+        history.display(),
+        array_syntax(
+            &new.plan.ranks_of(
+                &(0..new.plan.parts())
+                    .filter(|&j| !new.is_done(j))
+                    .collect::<Vec<_>>()
+            )
+        )
+    ));
+    print(&out)
+}
+
+/// A part that hit a time limit comes back in pieces of at most this share of its estimate: one
+/// that took twice the limit then fits, if the estimates hold.
+const SPLIT_SHARE: f64 = 0.5;
+
+/// `3,17,40-45` as part numbers, sorted, each once.
+fn parse_parts(text: &str) -> Option<Vec<usize>> {
+    let mut parts = Vec::new();
+    for item in text.split(',') {
+        match item.split_once('-') {
+            Some((a, b)) => {
+                let (a, b): (usize, usize) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
+                if a > b {
+                    return None;
+                }
+                parts.extend(a..=b);
+            }
+            None => parts.push(item.trim().parse().ok()?),
+        }
+    }
+    parts.sort_unstable();
+    parts.dedup();
+    Some(parts)
 }
 
 fn problem(independent: bool) -> Problem {
@@ -229,10 +374,12 @@ fn symbol(problem: Problem) -> &'static str {
 #[command(after_help = "\
 Without --part, --rank or --next, the rank comes from SLURM_ARRAY_TASK_ID (a Slurm job array: task R
 runs the part --rank R names, so the array starts with the largest parts). A part that already has a
-result is not run again (exit 0). Exit codes: 0 the part is done (--until-done: no part is left to
-claim); 1 failure (also: the part is being run by another worker); 2 bad command line or run
-directory; 3 (--next) no part left to claim; 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP
-(nothing of the part in progress is kept).")]
+result is not run again (exit 0), nor is a part another worker holds (exit 0, with a note: a second
+submission can run beside the first). Every attempt is recorded in RUN/attempts/ (started, finished,
+interrupted, failed; host, UTC time, exit), which `queendom status` shows. Exit codes: 0 the part is
+done (--until-done: no part is left to claim); 1 failure (the result cannot be stored: checked before
+the search); 2 bad command line or run directory; 3 (--next) no part left to claim; 130/143/129
+interrupted by SIGINT/SIGTERM/SIGHUP (nothing of the part in progress is kept).")]
 pub struct WorkArgs {
     /// The plan directory.
     #[arg(value_name = "RUN")]
@@ -264,6 +411,18 @@ pub struct WorkArgs {
 }
 
 pub fn work(args: WorkArgs) -> Result<(), Failure> {
+    // Held for the worker's life: `plan --split` waits for no worker, and no worker reads a plan
+    // that a split is replacing.
+    let _plan_lock = if args.run.join(super::run_dir::PLAN_FILE).is_file() {
+        Some(PlanLock::share(&args.run).map_err(|e| {
+            Failure::Error(anyhow::anyhow!(
+                "cannot lock the plan of {}: {e}",
+                args.run.display()
+            ))
+        })?)
+    } else {
+        None
+    };
     let run = RunDir::open(&args.run)?;
     if args.until_done && args.trace.as_deref().is_some_and(|t| !t.contains("{part}")) {
         return Err(usage(
@@ -311,9 +470,12 @@ pub fn work(args: WorkArgs) -> Result<(), Failure> {
         let claim = match run.claim(k)? {
             Ok(claim) => claim,
             Err(holder) => {
-                return Err(Failure::Error(anyhow::anyhow!(
-                    "part {k} is being run by another worker ({holder})"
-                )))
+                // A second submission beside the first: the part is in hand, not failed.
+                eprintln!(
+                    "queendom: part {k} is being run by another worker ({}); skipped, not run twice",
+                    holder_text(&holder)
+                );
+                return Ok(());
             }
         };
         return run_claimed(&run, &args, k, claim, &pool, &options, &interrupt);
@@ -367,6 +529,45 @@ fn run_claimed(
     run.plan
         .check_part(k)
         .map_err(|e| usage(format!("{}: {e}", args.run.display())))?;
+    // Before the search, not after it: a result that cannot be stored is a search wasted.
+    if let Err(e) = run.check_writable() {
+        let why = format!(
+            "cannot store results in {}: {e}; part {k} was not searched",
+            args.run.join("results").display()
+        );
+        let _ = run.record_attempt(k, AttemptEvent::Failed, Some(1), Some(why.clone()));
+        return Err(Failure::Error(anyhow::anyhow!(why)));
+    }
+    if let Err(e) = run.record_attempt(k, AttemptEvent::Started, None, None) {
+        eprintln!("queendom: part {k}: cannot record the attempt ({e}); searching anyway");
+    }
+    let outcome = search_claimed(run, args, k, pool, options, interrupt);
+    let (event, exit, why) = match &outcome {
+        Ok(()) => (AttemptEvent::Finished, 0, None),
+        Err(Failure::Interrupted(code)) => (
+            AttemptEvent::Interrupted,
+            *code,
+            Some(signal_name(*code).to_string()),
+        ),
+        Err(Failure::Usage(e)) => (AttemptEvent::Failed, 2, Some(format!("{e:#}"))),
+        Err(Failure::Error(e)) => (AttemptEvent::Failed, 1, Some(format!("{e:#}"))),
+    };
+    if let Err(e) = run.record_attempt(k, event, Some(exit), why) {
+        eprintln!("queendom: part {k}: cannot record how the attempt ended ({e})");
+    }
+    drop(claim);
+    outcome
+}
+
+/// Search part `k`, which the caller holds and has recorded as started; store and report it.
+fn search_claimed(
+    run: &RunDir,
+    args: &WorkArgs,
+    k: usize,
+    pool: &rayon::ThreadPool,
+    options: &SearchOptions,
+    interrupt: &Interrupt,
+) -> Result<(), Failure> {
     let trace = TraceArgs::for_part(args.trace.as_deref(), k).claim(args.force)?;
     let options = SearchOptions {
         trace: trace.as_ref().map(|t| t.trace()),
@@ -387,7 +588,6 @@ fn run_claimed(
             )))
         }
     };
-    drop(claim);
     let found = match (&report.found, &report.count) {
         (Some(f), _) => format!("found a layout of {} queens", f.queens),
         (None, Some(c)) => format!("{} layouts, {} classes", c.layouts, c.classes),
@@ -402,6 +602,24 @@ fn run_claimed(
         trace.write()?;
     }
     Ok(())
+}
+
+/// The signal a work exit code stands for.
+fn signal_name(code: i32) -> &'static str {
+    match code {
+        129 => "SIGHUP",
+        130 => "SIGINT",
+        143 => "SIGTERM (Slurm sends it at the time limit and on scancel)",
+        _ => "a signal",
+    }
+}
+
+/// A claim's note with its time made readable: `host H pid P since ISO (age)`.
+fn holder_text(note: &str) -> String {
+    match note.split_once(" since ") {
+        Some((who, when)) => format!("{who} since {}", time_text(when.trim(), SystemTime::now())),
+        None => note.to_string(),
+    }
 }
 
 /// "1 part", "2 parts".
@@ -436,12 +654,14 @@ pub struct StatusArgs {
 
 pub fn status(args: StatusArgs) -> Result<(), Failure> {
     let run = RunDir::open(&args.run)?;
+    let now = SystemTime::now();
     let results = run.read_results();
     let parts = run.plan.parts();
     let done = results.done();
-    let running = (0..parts)
-        .filter(|&k| results.reports[k].is_none() && run.is_claimed(k))
-        .count();
+    let claimed: Vec<bool> = (0..parts)
+        .map(|k| results.reports[k].is_none() && run.is_claimed(k))
+        .collect();
+    let running = claimed.iter().filter(|&&c| c).count();
     let left = parts - done - running;
     let reports = results.checked();
     let nodes: u64 = reports.iter().map(|r| r.nodes).sum();
@@ -455,7 +675,8 @@ pub fn status(args: StatusArgs) -> Result<(), Failure> {
             .fold(0.0, |t, k| t + estimate(k))
     };
     let (done_estimate, left_estimate) = (sum(true), sum(false));
-    let cpu_left = (done_estimate > 0.0 && done > 0).then(|| cpu / done_estimate * left_estimate);
+    let per_node = (done_estimate > 0.0 && done > 0).then(|| cpu / done_estimate);
+    let cpu_left = per_node.map(|c| c * left_estimate);
     let best: Vec<String> = run
         .plan
         .boards
@@ -466,20 +687,73 @@ pub fn status(args: StatusArgs) -> Result<(), Failure> {
             format!("{board}: {}", inc.queens)
         })
         .collect();
+    let mut rank_of = vec![0; parts];
+    for (r, k) in run.plan.claim_order().into_iter().enumerate() {
+        rank_of[k] = r;
+    }
     let missing: Vec<usize> = (0..parts)
-        .filter(|&k| results.reports[k].is_none() && !run.is_claimed(k))
+        .filter(|&k| results.reports[k].is_none() && !claimed[k])
         .collect();
-    let in_progress: Vec<usize> = (0..parts)
-        .filter(|&k| results.reports[k].is_none() && run.is_claimed(k))
+    let in_progress: Vec<usize> = (0..parts).filter(|&k| claimed[k]).collect();
+    // A missing part that a worker started and did not finish: how its last attempt ended.
+    let failed: Vec<(usize, usize, Attempt)> = missing
+        .iter()
+        .filter_map(|&k| {
+            let attempts = run.attempts(k);
+            match last_attempt(&attempts) {
+                LastAttempt::Never => None,
+                LastAttempt::Ended(a) if a.event == AttemptEvent::Finished => None,
+                LastAttempt::Ended(a) | LastAttempt::Silent(a) => {
+                    let tries = attempts
+                        .iter()
+                        .filter(|a| a.event == AttemptEvent::Started)
+                        .count();
+                    Some((k, tries, a))
+                }
+            }
+        })
         .collect();
-    let (missing_ranks, running_ranks) =
-        (run.plan.ranks_of(&missing), run.plan.ranks_of(&in_progress));
+    let failed_parts: Vec<usize> = failed.iter().map(|f| f.0).collect();
+    let (missing_ranks, running_ranks, failed_ranks) = (
+        run.plan.ranks_of(&missing),
+        run.plan.ranks_of(&in_progress),
+        run.plan.ranks_of(&failed_parts),
+    );
+    // The longest part left decides the `--time` of a resubmission (one CPU a task).
+    let largest_left = (0..parts)
+        .filter(|&k| results.reports[k].is_none())
+        .max_by(|&a, &b| estimate(a).total_cmp(&estimate(b)));
+    let largest_seconds = per_node
+        .zip(largest_left)
+        .map(|(c, k)| (k, c * estimate(k)));
+    let suggested_time = largest_seconds.map(|(_, s)| slurm_time(2.0 * s + 60.0));
+    let merge_log = std::fs::read_to_string(args.run.join(MERGE_LOG)).unwrap_or_default();
+    let last_merge = merge_log.lines().rev().find(|l| !l.trim().is_empty());
     if args.json {
+        let failed_json: Vec<serde_json::Value> = failed
+            .iter()
+            .map(|(k, n, a)| {
+                serde_json::json!({
+                    "part": k,
+                    "rank": rank_of[*k],
+                    "attempts": n,
+                    "event": if a.event == AttemptEvent::Started { "died" } else { event_name(a.event) },
+                    "host": a.host,
+                    "time": a.time,
+                    "job": a.job,
+                    "exit": a.exit,
+                    "why": a.why,
+                })
+            })
+            .collect();
         let value = serde_json::json!({
             "missing_parts": array_syntax(&missing),
             "missing_ranks": array_syntax(&missing_ranks),
             "running_parts": array_syntax(&in_progress),
             "running_ranks": array_syntax(&running_ranks),
+            "failed_parts": array_syntax(&failed_parts),
+            "failed_ranks": array_syntax(&failed_ranks),
+            "failed": failed_json,
             "plan": run.plan.id,
             "parts": parts,
             "done": done,
@@ -490,6 +764,10 @@ pub fn status(args: StatusArgs) -> Result<(), Failure> {
             "cpu_seconds": cpu,
             "seconds": wall,
             "cpu_seconds_left_estimate": cpu_left,
+            "largest_part_left": largest_seconds.map(|(k, _)| k),
+            "largest_part_left_cpu_seconds_estimate": largest_seconds.map(|(_, s)| s),
+            "suggested_time": suggested_time,
+            "merge": last_merge,
         });
         return print(&format!("{value}\n"));
     }
@@ -510,12 +788,52 @@ pub fn status(args: StatusArgs) -> Result<(), Failure> {
             "left: about {c:.0} CPU s by the estimates (the estimates are rough: single parts can be far off)\n"
         ));
     }
+    if let (Some((k, s)), Some(t)) = (largest_seconds, &suggested_time) {
+        out.push_str(&format!(
+            "largest part left: part {k} (rank {}), about {s:.0} CPU s; for one CPU a task, --time={t} (twice that, and a minute)\n",
+            rank_of[k]
+        ));
+    }
     if !missing.is_empty() {
         out.push_str(&format!(
-            "no result and no worker: ranks {} (for `sbatch --array=`), parts {}\n",
+            "missing (no result, no worker): ranks {} (for `sbatch --array=`; `submit.sh {} --missing` submits them), parts {}\n",
             array_syntax(&missing_ranks),
+            args.run.display(),
             array_syntax(&missing)
         ));
+    }
+    if !failed.is_empty() {
+        out.push_str(&format!(
+            "failed (of the missing; started, no result): ranks {}, parts {}\n",
+            array_syntax(&failed_ranks),
+            array_syntax(&failed_parts)
+        ));
+        const SHOWN: usize = 20;
+        for (k, n, a) in failed.iter().take(SHOWN) {
+            let how = if a.event == AttemptEvent::Started {
+                format!(
+                    "{}, and ended without a word (killed by SIGKILL, out of memory, or its node failed)",
+                    a.describe(now)
+                )
+            } else {
+                a.describe(now)
+            };
+            let tries = if *n > 1 {
+                format!(" ({n} attempts)")
+            } else {
+                String::new()
+            };
+            out.push_str(&format!(
+                "  part {k} (rank {}){tries}: {how}\n",
+                rank_of[*k]
+            ));
+        }
+        if failed.len() > SHOWN {
+            out.push_str(&format!(
+                "  … and {} more (status --json lists them all)\n",
+                failed.len() - SHOWN
+            ));
+        }
     }
     if !in_progress.is_empty() {
         out.push_str(&format!(
@@ -523,6 +841,18 @@ pub fn status(args: StatusArgs) -> Result<(), Failure> {
             array_syntax(&running_ranks),
             array_syntax(&in_progress)
         ));
+        for &k in in_progress.iter().take(10) {
+            if let Some(a) = run.attempts(k).last() {
+                out.push_str(&format!(
+                    "  part {k} (rank {}): {}\n",
+                    rank_of[k],
+                    a.describe(now)
+                ));
+            }
+        }
+    }
+    if let Some(line) = last_merge {
+        out.push_str(&format!("last merge job: {}\n", merge_line_text(line, now)));
     }
     if run.plan.plan.goal == PlanGoal::Minimum && best.len() <= 8 {
         out.push_str(&format!("best so far: {}\n", best.join(", ")));
@@ -531,6 +861,23 @@ pub fn status(args: StatusArgs) -> Result<(), Failure> {
         out.push_str(&format!("refused: {}: {why}\n", path.display()));
     }
     print(&out)
+}
+
+fn event_name(event: AttemptEvent) -> &'static str {
+    match event {
+        AttemptEvent::Started => "started",
+        AttemptEvent::Finished => "finished",
+        AttemptEvent::Interrupted => "interrupted",
+        AttemptEvent::Failed => "failed",
+    }
+}
+
+/// A line of `merge.log` (`ISO-TIME rest`) with its age.
+fn merge_line_text(line: &str, now: SystemTime) -> String {
+    match line.split_once(' ') {
+        Some((when, rest)) => format!("{}: {rest}", time_text(when, now)),
+        None => line.to_string(),
+    }
 }
 
 #[derive(clap::Args, Debug)]

@@ -5,6 +5,8 @@
 //! RUN/plan.json                     the plan (its SHA-256 is the plan's id)
 //! RUN/results/part-000012.json      part 12's result, written whole (temp file, fsync, rename)
 //! RUN/claims/part-000012.lock       locked (flock) by the worker on part 12; says who
+//! RUN/attempts/part-000012.jsonl    every attempt at part 12: started, finished, interrupted, failed
+//! RUN/merge.log                     what the merge jobs did (written by queendom-merge.sbatch)
 //! ```
 //!
 //! A result file appears whole or not at all, so a worker killed at any moment leaves either no
@@ -17,7 +19,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use queendom::plan::{run_part, LoadedPlan, PartReport, ReportError};
+use queendom::plan::{
+    run_part, utc_iso, Attempt, AttemptEvent, LoadedPlan, PartReport, ReportError, Split,
+};
 use queendom::search::{SearchError, SearchOptions};
 
 use super::{usage, Failure};
@@ -25,6 +29,9 @@ use super::{usage, Failure};
 pub const PLAN_FILE: &str = "plan.json";
 const RESULTS: &str = "results";
 const CLAIMS: &str = "claims";
+const ATTEMPTS: &str = "attempts";
+/// Written by `scripts/slurm/queendom-merge.sbatch`, one line per event of a merge job.
+pub const MERGE_LOG: &str = "merge.log";
 
 pub struct RunDir {
     pub path: PathBuf,
@@ -153,6 +160,58 @@ impl RunDir {
 
     pub fn result_path(&self, k: usize) -> PathBuf {
         self.results_dir().join(result_name(k))
+    }
+
+    fn attempts_path(&self, k: usize) -> PathBuf {
+        self.path.join(ATTEMPTS).join(format!("part-{k:06}.jsonl"))
+    }
+
+    /// Append an event of this process's attempt at part `k` (which it holds), as a line of the
+    /// part's attempts file. Best effort: a directory that cannot take it cannot take the result
+    /// either, and that failure is reported on its own.
+    pub fn record_attempt(
+        &self,
+        k: usize,
+        event: AttemptEvent,
+        exit: Option<i32>,
+        why: Option<String>,
+    ) -> io::Result<()> {
+        let attempt = Attempt {
+            event,
+            time: utc_iso(SystemTime::now()),
+            host: host_name(),
+            pid: std::process::id(),
+            job: slurm_job(),
+            exit,
+            why,
+        };
+        fs::create_dir_all(self.path.join(ATTEMPTS))?;
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.attempts_path(k))?;
+        file.write_all(attempt.to_line().as_bytes())?;
+        file.sync_data()
+    }
+
+    /// Every attempt recorded at part `k`, oldest first.
+    pub fn attempts(&self, k: usize) -> Vec<Attempt> {
+        fs::read_to_string(self.attempts_path(k))
+            .map(|t| Attempt::parse_all(&t))
+            .unwrap_or_default()
+    }
+
+    /// Check, before a search, that its result can be stored: `results/` exists (or is created)
+    /// and takes a file written whole. A task that could not store its result would otherwise
+    /// learn it only after its whole search.
+    pub fn check_writable(&self) -> io::Result<()> {
+        fs::create_dir_all(self.results_dir())?;
+        let mut probe = tempfile::Builder::new()
+            .prefix(".write-check.")
+            .tempfile_in(self.results_dir())?;
+        probe.write_all(b"queendom\n")?;
+        probe.as_file().sync_all()?;
+        probe.close()
     }
 
     fn claim_path(&self, k: usize) -> PathBuf {
@@ -289,7 +348,7 @@ impl RunDir {
             "host {} pid {} since {}",
             host_name(),
             std::process::id(),
-            now_seconds()
+            utc_iso(SystemTime::now())
         );
         file.write_all(note.as_bytes())?;
         file.flush()?;
@@ -379,6 +438,72 @@ impl PlanLock {
             .open(path.join(CLAIMS).join("plan.lock"))?;
         Ok(ofd_lock(&file, libc::F_OFD_SETLK)?.then_some(PlanLock { _file: file }))
     }
+
+    /// Share the plan lock, waiting while another process holds it whole: a worker holds it
+    /// shared for its life, so that `plan RUN --split` (which takes it whole) never renumbers the
+    /// parts under a worker, and a worker never reads a plan half replaced.
+    pub fn share(path: &Path) -> io::Result<PlanLock> {
+        fs::create_dir_all(path.join(CLAIMS))?;
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path.join(CLAIMS).join("plan.lock"))?;
+        ofd_lock_kind(&file, libc::F_OFD_SETLKW, libc::F_RDLCK)?;
+        Ok(PlanLock { _file: file })
+    }
+}
+
+impl RunDir {
+    /// Replace this run's plan by `split` (made from it), keeping every result and attempt under
+    /// its part's new index. The caller holds the plan lock whole, so no worker runs. The old
+    /// plan, results and attempts move to `RUN/split-ID/` (ID: the old plan id's first 12 digits);
+    /// the new results and attempts are written beside the old ones first, then take their place,
+    /// then the new plan is written.
+    pub fn replace_plan(&self, _lock: &PlanLock, split: &Split) -> io::Result<PathBuf> {
+        let bytes = split.plan.to_bytes();
+        let new = LoadedPlan::from_bytes(&bytes)
+            .map_err(|e| io::Error::other(format!("internal error: the split plan: {e}")))?;
+        let history = self.path.join(format!("split-{}", &self.plan.id[..12]));
+        fs::create_dir(&history)?;
+        let (new_results, new_attempts) = (
+            self.path.join(".results.new"),
+            self.path.join(".attempts.new"),
+        );
+        for d in [&new_results, &new_attempts] {
+            if d.exists() {
+                fs::remove_dir_all(d)?;
+            }
+            fs::create_dir(d)?;
+        }
+        let results = self.read_results();
+        for (k, report) in results.reports.iter().enumerate() {
+            let [j] = split.moved[k][..] else { continue };
+            if let Some(r) = report {
+                let mut r = r.clone();
+                r.plan = new.id.clone();
+                r.part = j;
+                let bytes = r.to_bytes();
+                PartReport::from_bytes(&bytes, &new, j).map_err(|e| {
+                    io::Error::other(format!("internal error: result of part {k} as {j}: {e}"))
+                })?;
+                write_whole(&new_results.join(result_name(j)), &bytes)?;
+            }
+            if let Ok(text) = fs::read(self.attempts_path(k)) {
+                write_whole(&new_attempts.join(format!("part-{j:06}.jsonl")), &text)?;
+            }
+        }
+        fs::copy(self.path.join(PLAN_FILE), history.join(PLAN_FILE))?;
+        for (dir, new) in [(RESULTS, &new_results), (ATTEMPTS, &new_attempts)] {
+            if self.path.join(dir).exists() {
+                fs::rename(self.path.join(dir), history.join(dir))?;
+            }
+            fs::rename(new, self.path.join(dir))?;
+        }
+        write_whole(&self.path.join(PLAN_FILE), &bytes)?;
+        Ok(history)
+    }
 }
 
 /// A part held by this process until dropped (the kernel drops it if the process dies).
@@ -402,8 +527,14 @@ fn lock_request(kind: libc::c_int) -> libc::flock {
 
 /// Take the write lock without waiting: `Ok(false)` if another holder has it.
 fn ofd_lock(file: &File, command: libc::c_int) -> io::Result<bool> {
+    ofd_lock_kind(file, command, libc::F_WRLCK)
+}
+
+/// Take a lock of `kind` (`F_WRLCK`, `F_RDLCK`) with `command` (`F_OFD_SETLK`, or
+/// `F_OFD_SETLKW` to wait): `Ok(false)` if another holder has it and `command` does not wait.
+fn ofd_lock_kind(file: &File, command: libc::c_int, kind: libc::c_int) -> io::Result<bool> {
     use std::os::fd::AsRawFd;
-    let mut request = lock_request(libc::F_WRLCK);
+    let mut request = lock_request(kind);
     // SAFETY: a valid descriptor and a valid flock request.
     if unsafe { libc::fcntl(file.as_raw_fd(), command, &mut request) } == 0 {
         return Ok(true);
@@ -466,6 +597,15 @@ pub fn cpu_seconds() -> f64 {
     }
     let t = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 * 1e-6;
     t(usage.ru_utime) + t(usage.ru_stime)
+}
+
+/// The Slurm job this process runs in: `ARRAYJOB_TASK` for an array task, else the job id.
+fn slurm_job() -> Option<String> {
+    let var = |n: &str| std::env::var(n).ok().filter(|v| !v.is_empty());
+    match (var("SLURM_ARRAY_JOB_ID"), var("SLURM_ARRAY_TASK_ID")) {
+        (Some(job), Some(task)) => Some(format!("{job}_{task}")),
+        _ => var("SLURM_JOB_ID"),
+    }
 }
 
 pub fn host_name() -> String {

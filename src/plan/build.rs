@@ -215,7 +215,7 @@ pub fn build(request: &PlanRequest, options: &SearchOptions) -> Result<Plan, Sea
 }
 
 /// A fixed seed per part, so that estimates and so the plan do not change between runs.
-fn seed(board: usize, path: &PartPath) -> u64 {
+pub(crate) fn seed(board: usize, path: &PartPath) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ board as u64;
     for &i in path.indices() {
         h = (h ^ i as u64).wrapping_mul(0x0100_0000_01b3);

@@ -11,10 +11,12 @@
 //! and the caller decides where they are stored. The identity of a plan is the SHA-256 of its
 //! bytes, and every report names the plan it belongs to.
 
+mod attempts;
 mod audit;
 mod build;
 mod merge;
 mod report;
+mod split;
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -26,10 +28,14 @@ use thiserror::Error;
 use crate::board::{Board, Layout};
 use crate::search::{Incumbent, PartPath, Problem, Rank, SearchSpace};
 
+pub use attempts::{
+    age, last_attempt, slurm_time, time_text, utc_iso, Attempt, AttemptEvent, LastAttempt,
+};
 pub use audit::{audit_part, sample_parts, PartAudit};
 pub use build::{build, PlanRequest, MIN_PART_NODES};
 pub use merge::{array_syntax, count_contradiction, merge, BoardAnswer, MergeError, Merged};
 pub use report::{run_part, CountReport, FoundReport, PartReport, PartRun, ReportError};
+pub use split::{split_parts, Split, SplitError};
 
 /// The `format` field of every plan file.
 pub const PLAN_FORMAT: &str = "queendom-plan";

@@ -563,7 +563,8 @@ fn status_and_merge_name_the_missing_parts_by_rank_for_a_resubmission() {
     let text = ok(&["status", run_dir.to_str().unwrap()]);
     assert!(
         text.contains(&format!(
-            "no result and no worker: ranks {ranks} (for `sbatch --array=`), parts 0,5\n"
+            "missing (no result, no worker): ranks {ranks} (for `sbatch --array=`; `submit.sh {} --missing` submits them), parts 0,5\n",
+            run_dir.display()
         )),
         "{text}"
     );
@@ -587,4 +588,218 @@ fn status_and_merge_name_the_missing_parts_by_rank_for_a_resubmission() {
         answer(&ok(&["merge", run_dir.to_str().unwrap()])),
         answer(&ok(&["solve", "13x13", "-i"]))
     );
+}
+
+/// Start `work RUN --part 0 -j 1` on a one-part 15x15 plan (seconds of search) and return once it
+/// holds its claim and has recorded its attempt.
+fn spawn_long_part(run_dir: &Path) -> std::process::Child {
+    let attempts = run_dir.join("attempts").join("part-000000.jsonl");
+    let starts = || {
+        std::fs::read_to_string(&attempts)
+            .unwrap_or_default()
+            .matches("started")
+            .count()
+    };
+    let before = starts();
+    let child = Command::new(assert_cmd::cargo::cargo_bin("queendom"))
+        .args(["work", run_dir.to_str().unwrap(), "--part", "0", "-j", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while starts() == before {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the worker never started"
+        );
+        sleep(Duration::from_millis(10));
+    }
+    child
+}
+
+fn status_json(run_dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&ok(&["status", run_dir.to_str().unwrap(), "--json"])).unwrap()
+}
+
+#[test]
+fn attempts_are_recorded_and_status_names_the_failed_parts_with_host_time_and_exit() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    assert_eq!(plan(&run_dir, &["15x15", "--parts", "1"]), 1);
+    // SIGTERM, as Slurm sends at a time limit: recorded as interrupted, exit 143.
+    let child = spawn_long_part(&run_dir);
+    let term = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(term.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143));
+    let status = status_json(&run_dir);
+    assert_eq!(status["failed_parts"], "0");
+    assert_eq!(status["failed_ranks"], "0");
+    assert_eq!(status["missing_ranks"], "0");
+    let failed = &status["failed"][0];
+    assert_eq!(failed["event"], "interrupted");
+    assert_eq!(failed["exit"], 143);
+    let time = failed["time"].as_str().unwrap();
+    assert!(
+        time.len() == 20 && time.starts_with("20") && time.ends_with('Z'),
+        "UTC ISO 8601: {time}"
+    );
+    let text = ok(&["status", run_dir.to_str().unwrap()]);
+    assert!(
+        text.contains("failed (of the missing; started, no result): ranks 0, parts 0\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "  part 0 (rank 0): interrupted on {} at {time} (",
+            failed["host"].as_str().unwrap()
+        )) && text.contains(" s ago), exit 143: SIGTERM"),
+        "{text}"
+    );
+    // kill -9 leaves a start and nothing else: status says the worker died.
+    let mut child = spawn_long_part(&run_dir);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let text = ok(&["status", run_dir.to_str().unwrap()]);
+    assert!(
+        text.contains("  part 0 (rank 0) (2 attempts): started on ")
+            && text.contains("ended without a word (killed by SIGKILL"),
+        "{text}"
+    );
+    assert_eq!(status_json(&run_dir)["failed"][0]["event"], "died");
+    // A finished part is not failed any more.
+    work(&run_dir, 0);
+    let status = status_json(&run_dir);
+    assert_eq!(status["failed_parts"], "");
+    assert_eq!(status["done"], 1);
+    let attempts =
+        std::fs::read_to_string(run_dir.join("attempts").join("part-000000.jsonl")).unwrap();
+    let events: Vec<String> = attempts
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["event"].to_string())
+        .collect();
+    assert_eq!(
+        events,
+        ["started", "interrupted", "started", "started", "finished"].map(|e| format!("\"{e}\""))
+    );
+}
+
+#[test]
+fn a_part_held_by_another_worker_is_a_clean_skip_with_a_readable_time() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    assert_eq!(plan(&run_dir, &["15x15", "--parts", "1"]), 1);
+    let mut child = spawn_long_part(&run_dir);
+    let (code, _, err) = run(&["work", run_dir.to_str().unwrap(), "--rank", "0"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("part 0 is being run by another worker (host ")
+            && err.contains(" since 20")
+            && err.contains("Z (")
+            && err.contains(" s ago)); skipped, not run twice"),
+        "{err}"
+    );
+    let status = status_json(&run_dir);
+    assert_eq!(
+        (
+            status["running_ranks"].as_str(),
+            status["failed_parts"].as_str()
+        ),
+        (Some("0"), Some(""))
+    );
+    let text = ok(&["status", run_dir.to_str().unwrap()]);
+    assert!(
+        text.contains("running: ranks 0, parts 0\n  part 0 (rank 0): started on "),
+        "{text}"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[test]
+fn a_result_that_cannot_be_stored_fails_before_the_search() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    // 16x16 in one part takes minutes: the failure must come before the search, not after it.
+    assert_eq!(plan(&run_dir, &["16x16", "--parts", "1"]), 1);
+    std::fs::write(run_dir.join("results"), "not a directory").unwrap();
+    let (code, _, err) = run(&["work", run_dir.to_str().unwrap(), "--part", "0"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("cannot store results in") && err.contains("part 0 was not searched"),
+        "{err}"
+    );
+    let status = status_json(&run_dir);
+    assert_eq!(status["failed"][0]["event"], "failed");
+    assert_eq!(status["failed"][0]["exit"], 1);
+}
+
+#[test]
+fn a_split_part_comes_back_in_pieces_and_the_run_still_merges_to_solve() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    let d = run_dir.to_str().unwrap();
+    let n = plan(&run_dir, &["13x13", "-i", "--parts", "8"]);
+    // Every part but the one of rank 0 (the largest) is done before the split.
+    for r in 1..n {
+        ok(&["work", d, "--rank", &r.to_string(), "-j", "1"]);
+    }
+    let before = status_json(&run_dir);
+    let largest = before["missing_parts"].as_str().unwrap().to_string();
+    let k: usize = largest.parse().unwrap();
+    // A part with a result is not split, nor is anything while a worker runs.
+    let done = if k == 0 { "1" } else { "0" };
+    let (code, _, err) = run(&["plan", d, "--split", done]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("has a result"), "{err}");
+    let out = ok(&["plan", d, "--split", &largest]);
+    assert!(out.contains(&format!("part {k} (estimate ")), "{out}");
+    let after = status_json(&run_dir);
+    let m = after["parts"].as_u64().unwrap() as usize;
+    assert!(m > n, "{out}");
+    assert_ne!(after["plan"], before["plan"]);
+    // The results kept are the new plan's, under their new numbers; the pieces are missing.
+    assert_eq!(after["done"].as_u64().unwrap() as usize, n - 1);
+    assert_eq!(
+        after["missing_parts"].as_str().unwrap(),
+        format!("{k}-{}", k + m - n)
+    );
+    assert!(run_dir
+        .join(format!("split-{}", &before["plan"].as_str().unwrap()[..12]))
+        .join("plan.json")
+        .is_file());
+    ok(&["work", d, "--next", "--until-done", "-j", "1"]);
+    assert_eq!(
+        answer(&ok(&["merge", d])),
+        answer(&ok(&["solve", "13x13", "-i"]))
+    );
+}
+
+#[test]
+fn split_waits_for_no_worker_and_interrupted_names_the_parts_a_time_limit_stopped() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    let d = run_dir.to_str().unwrap();
+    assert_eq!(plan(&run_dir, &["15x15", "--parts", "1"]), 1);
+    let child = spawn_long_part(&run_dir);
+    let (code, _, err) = run(&["plan", d, "--split", "interrupted"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("workers are running on"), "{err}");
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(143));
+    let out = ok(&["plan", d, "--split", "interrupted"]);
+    assert!(out.contains("part 0 (estimate "), "{out}");
+    let status = status_json(&run_dir);
+    assert!(status["parts"].as_u64().unwrap() > 1);
+    // Nothing is interrupted any more: the pieces have no attempts yet.
+    assert_eq!(status["failed_parts"], "");
+    ok(&["work", d, "--next", "--until-done"]);
+    assert_eq!(answer(&ok(&["merge", d])), answer(&ok(&["solve", "15x15"])));
 }

@@ -95,8 +95,13 @@ fn job_logs(run_dir: &Path) -> String {
 
 /// Submit the plan in `run_dir` and wait for the merge job's output, RUN/merged.txt.
 fn submit_and_merge(run_dir: &Path) -> String {
+    submit_with(run_dir, &[])
+}
+
+/// `submit.sh RUN ARGS...`, then wait for RUN/merged.txt.
+fn submit_with(run_dir: &Path, args: &[&str]) -> String {
     let run_arg = run_dir.to_str().expect("UTF-8 path");
-    let ids = stdout(run(SUBMIT, &[run_arg]));
+    let ids = stdout(run(SUBMIT, &[&[run_arg], args].concat()));
     let job_ids = |kind: &str| -> Vec<String> {
         ids.lines()
             .find_map(|line| line.strip_prefix(kind))
@@ -227,7 +232,7 @@ fn assert_tasks_ran_by_rank(run_dir: &Path) {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let Some(task) = name
             .strip_prefix("work-")
-            .and_then(|n| n.strip_suffix(".err"))
+            .and_then(|n| n.strip_suffix(".log"))
             .and_then(|n| n.rsplit_once('_'))
             .map(|(_, t)| t.parse::<usize>().unwrap())
         else {
@@ -272,4 +277,171 @@ fn job_array_over_a_table_plan_merges_to_the_table() {
         job_logs(&run_dir)
     );
     assert_all_parts_done(&run_dir);
+}
+
+fn status_json(run_dir: &Path) -> serde_json::Value {
+    let text = stdout(run(
+        QUEENDOM,
+        &["status", run_dir.to_str().unwrap(), "--json"],
+    ));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Wait until no job of this test's run is in the queue.
+fn wait_for_jobs(ids: &[String]) {
+    let start = Instant::now();
+    loop {
+        let out = Command::new("squeue")
+            .args(["-h", "-j", &ids.join(",")])
+            .output()
+            .unwrap();
+        if out.stdout.is_empty() {
+            return;
+        }
+        assert!(start.elapsed() < TIMEOUT, "jobs {ids:?} still queued");
+        sleep(Duration::from_millis(500));
+    }
+}
+
+#[test]
+fn a_cancelled_and_a_killed_task_are_named_by_rank_and_missing_resubmits_only_them() {
+    if !cluster_requested(
+        "a_cancelled_and_a_killed_task_are_named_by_rank_and_missing_resubmits_only_them",
+    ) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let run_dir = dir.path().join("run");
+    let run_arg = run_dir.to_str().unwrap();
+    run(QUEENDOM, &["plan", "15x15", "--parts", "6", "-o", run_arg]);
+    let n = status_json(&run_dir)["parts"].as_u64().unwrap() as usize;
+    assert!(n >= 4);
+    // The array held, one task cancelled before it runs; another killed by SIGKILL once it has
+    // started (a wrapper kills the worker of rank 1 when its attempt is recorded).
+    let wrapper = dir.path().join("queendom-wrapper.sh");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nif [ \"$SLURM_ARRAY_TASK_ID\" != 1 ]; then exec {QUEENDOM} \"$@\"; fi\n\
+             {QUEENDOM} \"$@\" & pid=$!\n\
+             until grep -qs \"\\\"pid\\\":$pid\" {run_arg}/attempts/*.jsonl; do sleep 0.02; done\n\
+             kill -9 $pid; exit 137\n"
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = Command::new(SUBMIT)
+        .args([run_arg, "--", "--hold"])
+        .env("QUEENDOM", &wrapper)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ids = String::from_utf8(out.stdout).unwrap();
+    let id = |kind: &str| -> String {
+        ids.lines()
+            .find_map(|l| l.strip_prefix(kind))
+            .unwrap()
+            .trim()
+            .to_string()
+    };
+    let (work, merge) = (id("work "), id("merge "));
+    assert!(Command::new("scancel")
+        .arg(format!("{work}_3"))
+        .status()
+        .unwrap()
+        .success());
+    for job in [&work, &merge] {
+        assert!(Command::new("scontrol")
+            .args(["release", job])
+            .status()
+            .unwrap()
+            .success());
+    }
+    wait_for_jobs(&[work.clone(), merge.clone()]);
+    let status = status_json(&run_dir);
+    assert_eq!(
+        status["missing_ranks"],
+        "1,3",
+        "{status}\n{}",
+        job_logs(&run_dir)
+    );
+    assert_eq!(status["failed_ranks"], "1", "{status}");
+    assert_eq!(status["failed"][0]["event"], "died", "{status}");
+    assert!(
+        status["merge"]
+            .as_str()
+            .unwrap()
+            .contains("failed (exit 1)"),
+        "the merge job says it failed: {status}"
+    );
+    let text = stdout(run(QUEENDOM, &["status", run_arg]));
+    assert!(
+        text.contains("missing (no result, no worker): ranks 1,3 "),
+        "{text}"
+    );
+    assert!(text.contains("last merge job: 20"), "{text}");
+    // One command: only ranks 1 and 3 run again, then the merge.
+    let before: Vec<_> = std::fs::read_dir(run_dir.join("slurm-logs"))
+        .unwrap()
+        .collect();
+    let merged = submit_with(&run_dir, &["--missing"]);
+    let after = std::fs::read_dir(run_dir.join("slurm-logs"))
+        .unwrap()
+        .count();
+    assert_eq!(after - before.len(), 3, "two work logs and one merge log");
+    let solved = stdout(run(QUEENDOM, &["solve", "15x15"]));
+    assert_eq!(answer_lines(&merged), answer_lines(&solved));
+    assert_all_parts_done(&run_dir);
+    for entry in std::fs::read_dir(run_dir.join("slurm-logs")).unwrap() {
+        let path = entry.unwrap().path();
+        assert!(
+            std::fs::metadata(&path).unwrap().len() > 0,
+            "empty log {}",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn workers_run_a_plan_of_many_parts_and_merge_options_reach_the_merge_job() {
+    if !cluster_requested("workers_run_a_plan_of_many_parts_and_merge_options_reach_the_merge_job")
+    {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let run_dir = dir.path().join("run");
+    let run_arg = run_dir.to_str().unwrap();
+    run(
+        QUEENDOM,
+        &["plan", "--rows", "1-8", "--cols", "1-10", "-o", run_arg],
+    );
+    let table_file = dir.path().join("gamma.csv");
+    let csv_arg = table_file.to_str().unwrap();
+    let merged = submit_with(&run_dir, &["--workers", "2", "--", "--", "-o", csv_arg]);
+    assert!(
+        merged.contains("merged: written where merge's arguments say (-o "),
+        "{merged}"
+    );
+    let merge_log = std::fs::read_to_string(run_dir.join("merge.log")).unwrap();
+    assert!(
+        merge_log.contains("merged: merged: written where"),
+        "{merge_log}"
+    );
+    let table = stdout(run(QUEENDOM, &["table", "--rows", "1-8", "--cols", "1-10"]));
+    assert_eq!(
+        without_measurement_columns(&std::fs::read_to_string(&table_file).unwrap()),
+        without_measurement_columns(&table)
+    );
+    assert_all_parts_done(&run_dir);
+    let logs: Vec<_> = std::fs::read_dir(run_dir.join("slurm-logs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("worker-"))
+        .collect();
+    assert_eq!(logs.len(), 2, "{logs:?}");
 }
