@@ -289,7 +289,15 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
         );
         return Err(Failure::Interrupted(interrupt.exit_code()));
     }
+    let kept = out.kept().len();
     out.finish()?;
+    if target != Target::Stdout {
+        let boards = if total == 1 { "board" } else { "boards" };
+        eprintln!(
+            "queendom: wrote {target}: {total} {boards} ({kept} kept, {} computed)",
+            total - kept
+        );
+    }
     match &trace {
         Some(trace) => trace.write(),
         None => Ok(()),

@@ -359,7 +359,9 @@ fn verify_reproves_every_row() {
         .stderr(
             "queendom: resuming ".to_string()
                 + path.to_str().unwrap()
-                + ": 1 of 1 boards already done\n",
+                + ": 1 of 1 boards already done\nqueendom: wrote "
+                + path.to_str().unwrap()
+                + ": 1 board (1 kept, 0 computed)\n",
         );
     queendom()
         .args(["table", "--rows", "5", "--cols", "30", "--verify", "-o"])
