@@ -12,6 +12,7 @@ mod run_dir;
 mod signals;
 mod solve;
 mod solve_pictures;
+mod start;
 mod table;
 mod trace_file;
 

@@ -17,6 +17,7 @@ use queendom::Board;
 use super::output::{OutFile, Target};
 use super::run_dir::{Claim, PlanLock, RunDir, WorkError};
 use super::signals::Interrupt;
+use super::start::StartArgs;
 use super::trace_file::TraceArgs;
 use super::{print, usage, Failure, ThreadArgs};
 
@@ -61,6 +62,8 @@ pub struct PlanArgs {
     #[arg(short = 'o', long = "output", value_name = "RUN", required = true)]
     output: PathBuf,
     #[command(flatten)]
+    start: StartArgs,
+    #[command(flatten)]
     threads: ThreadArgs,
 }
 
@@ -92,6 +95,7 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
             "count plans take one board; use `queendom table --count` for tables",
         ));
     }
+    let starts = args.start.layouts(&board_list, problem)?;
     refuse_existing(&args.output)?;
     let interrupt = Interrupt::register()?;
     let request = PlanRequest {
@@ -110,6 +114,7 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
     };
     let options = SearchOptions {
         cancel: Some(interrupt.flag()),
+        start: starts,
         ..SearchOptions::for_threads(args.threads.count())
     };
     let pool = args.threads.pool()?;

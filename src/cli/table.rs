@@ -39,6 +39,7 @@ use super::output::file::{cannot_write, read_start};
 use super::output::{OutFile, Sink, Target};
 use super::plan::{solve_checkpointed, CheckpointError};
 use super::signals::Interrupt;
+use super::start::StartArgs;
 use super::trace_file::TraceArgs;
 use super::{progress, usage, Failure, ThreadArgs};
 
@@ -158,6 +159,8 @@ pub struct TableArgs {
     #[arg(long, value_name = "DIR")]
     checkpoint: Option<PathBuf>,
     #[command(flatten)]
+    start: StartArgs,
+    #[command(flatten)]
     trace: TraceArgs,
     #[command(flatten)]
     threads: ThreadArgs,
@@ -205,6 +208,7 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
             "the table and --trace - cannot both go to standard output: give -o FILE",
         ));
     }
+    let starts = args.start.layouts(&boards, problem)?;
     let trace = args.trace.claim(args.force)?;
     let table = Table {
         problem,
@@ -223,6 +227,7 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
     let options = SearchOptions {
         cancel: Some(interrupt.flag()),
         trace: trace.as_ref().map(|t| t.trace()),
+        start: starts,
         ..SearchOptions::for_threads(threads)
     };
 

@@ -20,5 +20,6 @@ mod robust;
 mod signals;
 mod slurm;
 mod spreadsheet;
+mod start;
 mod table;
 mod trace;
