@@ -13,6 +13,7 @@ mod run_dir;
 mod signals;
 mod solve;
 mod solve_pictures;
+mod start;
 mod table;
 mod trace_file;
 

@@ -19,6 +19,7 @@ use queendom::Board;
 use super::output::{OutFile, Target};
 use super::run_dir::{Claim, PlanLock, RunDir, WorkError, MERGE_LOG};
 use super::signals::Interrupt;
+use super::start::StartArgs;
 use super::trace_file::TraceArgs;
 use super::{print, usage, Failure, ThreadArgs};
 
@@ -84,6 +85,8 @@ pub struct PlanArgs {
     #[arg(long, value_name = "PARTS", conflicts_with_all = ["rows", "cols", "independent", "count", "queens"])]
     split: Option<String>,
     #[command(flatten)]
+    start: StartArgs,
+    #[command(flatten)]
     threads: ThreadArgs,
 }
 
@@ -130,6 +133,7 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
             "count plans take one board; use `queendom table --count` for tables",
         ));
     }
+    let starts = args.start.layouts(&board_list, problem)?;
     refuse_existing(&output)?;
     let interrupt = Interrupt::register()?;
     let request = PlanRequest {
@@ -148,6 +152,7 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
     };
     let options = SearchOptions {
         cancel: Some(interrupt.flag()),
+        start: starts,
         ..SearchOptions::for_threads(args.threads.count())
     };
     let pool = args.threads.pool()?;

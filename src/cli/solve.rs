@@ -10,6 +10,7 @@ use queendom::Board;
 use super::plan::{checkpoint_dir, solve_checkpointed, CheckpointError};
 use super::signals::Interrupt;
 use super::solve_pictures::{PictureArgs, PicturePlan};
+use super::start::StartArgs;
 use super::trace_file::TraceArgs;
 use super::{print, progress, Failure, ThreadArgs};
 
@@ -28,6 +29,8 @@ pub struct SolveArgs {
     /// With --checkpoint: how many parts to cut a board into (see `queendom plan --parts`).
     #[arg(long, value_name = "N", default_value_t = 64, requires = "checkpoint", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     parts: u32,
+    #[command(flatten)]
+    start: StartArgs,
     #[command(flatten)]
     pictures: PictureArgs,
     #[command(flatten)]
@@ -54,6 +57,7 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
     } else {
         Problem::Domination
     };
+    let starts = args.start.layouts(&boards, problem)?;
     let pool = args.threads.pool()?;
     let total = boards.len();
     for (done, board) in boards.into_iter().enumerate() {
@@ -64,6 +68,7 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
             progress: Some(progress::part_position(&bar)),
             cancel: Some(interrupt.flag()),
             trace: trace.as_ref().map(|t| t.trace()),
+            start: starts.clone(),
             ..SearchOptions::for_threads(args.threads.count())
         };
         let solution = match &args.checkpoint {

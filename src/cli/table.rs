@@ -34,6 +34,7 @@ use super::format_arg::FormatArg;
 use super::output::Target;
 use super::plan::{solve_checkpointed, CheckpointError};
 use super::signals::Interrupt;
+use super::start::StartArgs;
 use super::trace_file::TraceArgs;
 use super::{progress, usage, Failure, ThreadArgs};
 
@@ -153,6 +154,8 @@ pub struct TableArgs {
     #[arg(long, value_name = "DIR")]
     checkpoint: Option<PathBuf>,
     #[command(flatten)]
+    start: StartArgs,
+    #[command(flatten)]
     trace: TraceArgs,
     #[command(flatten)]
     threads: ThreadArgs,
@@ -187,6 +190,7 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
             "the table and --trace - cannot both go to standard output: give -o FILE",
         ));
     }
+    let starts = args.start.layouts(&boards, problem)?;
     let trace = args.trace.claim(args.force)?;
     let kind = if args.count {
         RowKind::Count
@@ -206,6 +210,7 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
     let options = SearchOptions {
         cancel: Some(interrupt.flag()),
         trace: trace.as_ref().map(|t| t.trace()),
+        start: starts,
         ..SearchOptions::for_threads(threads)
     };
 

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use crate::board::{Bits, Board, Geometry};
+use crate::board::{Bits, Board, Geometry, Symmetry};
 
 use super::kernel::MAX_CANDIDATES;
 
@@ -85,7 +85,8 @@ const CLASH: i64 = 10;
 /// scaled to what the exhaustive search after it costs:
 /// - Under 180 squares: none. From the greedy start every i search there takes well under a
 ///   second (the whole triangle up to 13×13 about half a CPU second), less than the local search
-///   would cost.
+///   would cost. (The greedy start is 1 to 3 queens above the optimum on Q_5, Q_7..Q_11 and Q_13;
+///   3 000 steps reach it, but tests use the search of i(13×13) from that start as a fixture.)
 /// - 3 000 on boards up to 240 squares and on thin boards (shorter side up to 12). That reaches
 ///   the published i on every board from 180 squares up to 240 but 13×16 (9 for 8, whose search
 ///   takes 1.5 s from the greedy start of 9 anyway); on the boards 9..12 × 19..32 it
@@ -94,6 +95,8 @@ const CLASH: i64 = 10;
 /// - 30 000 up to 300 squares: 17×17 needs 10 000 (16×17 stops at 10 for 9 with these seeds).
 /// - 100 000 from 300 squares, whose searches take minutes to hours: 18×19 = 10 needed 100 000
 ///   where 30 000 stopped at 11.
+/// - 400 000 from 550 squares: i(24×24) = 13 needed it (100 000 stopped at 14); there a search
+///   for the optimum itself would take CPU days.
 fn independent_steps(board: Board) -> u32 {
     let squares = board.squares();
     let side = board.rows().min(board.cols());
@@ -103,8 +106,10 @@ fn independent_steps(board: Board) -> u32 {
         3_000
     } else if squares < 300 {
         30_000
-    } else {
+    } else if squares < 550 {
         100_000
+    } else {
+        400_000
     }
 }
 
@@ -127,9 +132,11 @@ pub(crate) fn shrink<const W: usize>(
     if independent && independent_steps == 0 {
         return Some(start);
     }
+    let single = Pieces::single(geo);
     let mut best = start;
-    // Below the proven lower bound there is nothing to find.
-    while best.len() > floor.max(1) {
+    // Below a proven lower bound there is nothing to find. (`floor` alone still sets the budgets.)
+    let stop = floor.max(square_lower_bound(geo.board)).max(1);
+    while best.len() > stop {
         // Drop the queen whose loss uncovers least (dropping a queen keeps a layout independent).
         let mut count = vec![0u8; n];
         for &q in &best {
@@ -152,7 +159,14 @@ pub(crate) fn shrink<const W: usize>(
             let mut queens = fewer.clone();
             let mut rng = XorShift((0x9E37_79B9_7F4A_7C15 ^ (seed_base * RESTARTS + restart)) | 1);
             let found = if independent {
-                cover_independent(geo, &mut queens, independent_steps, &mut rng, cancel)
+                cover_independent(
+                    geo,
+                    &single,
+                    &mut queens,
+                    independent_steps,
+                    &mut rng,
+                    cancel,
+                )
             } else {
                 let weighted =
                     side >= LARGE_BOARD_ANY_DISTANCE || (far && side >= LARGE_BOARD_MIN_SIDE);
@@ -162,19 +176,57 @@ pub(crate) fn shrink<const W: usize>(
                     (false, true) => STEPS_FAR_FROM_BOUND,
                     (false, false) => STEPS_PER_RESTART,
                 };
-                cover_with(geo, &mut queens, steps, weighted, &mut rng, cancel)
+                cover_with(geo, &single, &mut queens, steps, weighted, &mut rng, cancel)
             };
             found.then_some(queens)
         };
-        let found = if parallel {
-            (0..RESTARTS)
-                .into_par_iter()
-                .map(attempt)
-                .find_first(Option::is_some)
-                .flatten()
-        } else {
-            (0..RESTARTS).find_map(attempt)
-        };
+        let mut found = first_success(parallel, attempt);
+        // Where the moves of single queens fail, whole orbits of a rotation moved together
+        // search a far smaller space, where the optimal layouts of the largest square boards are.
+        let symmetric_steps = symmetric_steps(geo.board);
+        if found.is_none() && symmetric_steps > 0 && !is_set(cancel) {
+            found = [Symmetry::Rotate180, Symmetry::Rotate90, Symmetry::Transpose]
+                .into_iter()
+                .enumerate()
+                .filter_map(|(g, rotation)| {
+                    let pieces = Pieces::symmetric(geo, rotation, fewer.len(), independent)?;
+                    Some((g as u64, pieces))
+                })
+                .find_map(|(g, pieces)| {
+                    let count = pieces.pieces_for(fewer.len());
+                    let first = pieces.greedy(geo, count, independent);
+                    if first.len() < count.0 + count.1 {
+                        return None;
+                    }
+                    let attempt = |restart: u64| {
+                        let mut placed = first.clone();
+                        let seed = (seed_base * 4 + g) * RESTARTS + restart;
+                        let mut rng = XorShift((0xD1B5_4A32_D192_ED03 ^ seed) | 1);
+                        let done = if independent {
+                            cover_independent(
+                                geo,
+                                &pieces,
+                                &mut placed,
+                                symmetric_steps,
+                                &mut rng,
+                                cancel,
+                            )
+                        } else {
+                            cover_with(
+                                geo,
+                                &pieces,
+                                &mut placed,
+                                symmetric_steps,
+                                true,
+                                &mut rng,
+                                cancel,
+                            )
+                        };
+                        done.then(|| pieces.queens(&placed))
+                    };
+                    first_success(parallel, attempt)
+                });
+        }
         // A cancelled restart reports failure: the layout so far is not the deterministic one.
         if is_set(cancel) {
             return None;
@@ -187,6 +239,52 @@ pub(crate) fn shrink<const W: usize>(
     Some(best)
 }
 
+/// A lower bound on γ(Q_n), and so on i(Q_n), used only to stop the local search where nothing
+/// smaller can exist: γ(Q_n) ≥ ⌈n/2⌉ for every n but 3 and 11 (Finozhenok and Weakley, "An
+/// improved lower bound for domination numbers of the queen's graph", Australas. J. Combin. 37
+/// (2007) 295-300). The exhaustive search does not rely on it: a local search that stopped too
+/// early only leaves the search more to find. It spares the failing attempts one queen below the
+/// optimum where that is ⌈n/2⌉ (Q_17, Q_19, Q_21, Q_23, Q_25, ...), which cost the most.
+fn square_lower_bound(board: Board) -> usize {
+    let n = board.rows();
+    if board.is_square() && n != 3 && n != 11 {
+        n.div_ceil(2)
+    } else {
+        0
+    }
+}
+
+/// The first of the restarts, in seed order, that finds a layout: side by side on the pool when
+/// `parallel`, with the same outcome either way.
+fn first_success(
+    parallel: bool,
+    attempt: impl Fn(u64) -> Option<Vec<u16>> + Sync + Send,
+) -> Option<Vec<u16>> {
+    if parallel {
+        (0..RESTARTS)
+            .into_par_iter()
+            .map(attempt)
+            .find_first(Option::is_some)
+            .flatten()
+    } else {
+        (0..RESTARTS).find_map(attempt)
+    }
+}
+
+/// Steps per restart of the symmetric local search (whole orbits of a half or quarter turn, see
+/// `Pieces::symmetric`), tried at a size where the plain one failed; none on boards that are not
+/// square or whose side is under `SYMMETRIC_MIN_SIDE`.
+fn symmetric_steps(board: Board) -> u32 {
+    if board.is_square() && board.rows() >= SYMMETRIC_MIN_SIDE {
+        SYMMETRIC_STEPS
+    } else {
+        0
+    }
+}
+
+const SYMMETRIC_MIN_SIDE: usize = 19;
+const SYMMETRIC_STEPS: u32 = 100_000;
+
 /// Local search for a layout with `queens.len()` queens within `steps` moves; on success `queens`
 /// holds it. Gives up (false) once `cancel` is set.
 ///
@@ -197,13 +295,14 @@ pub(crate) fn shrink<const W: usize>(
 /// uncovered squares gets stuck in (the weighting of set-cover local searches).
 fn cover_with<const W: usize>(
     geo: &Geometry<W>,
+    pieces: &Pieces<W>,
     queens: &mut [u16],
     steps: u32,
     weighted: bool,
     rng: &mut XorShift,
     cancel: Option<&AtomicBool>,
 ) -> bool {
-    let mut state = CoverState::new(geo, queens);
+    let mut state = CoverState::new(geo, pieces, queens);
     // Unweighted, every weight is 1 and a popcount gives the sum without visiting the squares:
     // the small boards of every table spend most of their time here.
     let sum = |state: &CoverState<W>, set: &Bits<W>| {
@@ -230,9 +329,9 @@ fn cover_with<const W: usize>(
         // What each destination gains does not depend on which queen moves there.
         let mut dests = [(0u16, 0i64); MAX_CANDIDATES];
         let mut m = 0;
-        geo.cover[target].for_each(|b| {
+        pieces.cover[target].and(&pieces.allowed).for_each(|b| {
             if !state.occupied.contains(b) {
-                dests[m] = (b as u16, sum(&state, &geo.cover[b].and(&uncovered)));
+                dests[m] = (b as u16, sum(&state, &pieces.cover[b].and(&uncovered)));
                 m += 1;
             }
         });
@@ -242,16 +341,19 @@ fn cover_with<const W: usize>(
                 continue;
             }
             // Squares only this queen covers: uncovered again unless the new square covers them.
-            let lost = geo.cover[q as usize].and(&single);
+            let lost = pieces.cover[q as usize].and(&single);
             let lost_total = sum(&state, &lost);
             for &(b, gained) in &dests[..m] {
                 let b = b as usize;
+                if !pieces.same_kind(q as usize, b) {
+                    continue;
+                }
                 // Few of the lost squares are covered again from b: sum those, not the rest.
-                let score = gained - lost_total + sum(&state, &lost.and(&geo.cover[b]));
+                let score = gained - lost_total + sum(&state, &lost.and(&pieces.cover[b]));
                 best.offer(score, rng, i, b);
             }
         }
-        state.make(geo, queens, best, step, rng);
+        state.make(pieces, queens, best, step, rng);
     }
     false
 }
@@ -271,12 +373,13 @@ fn cover_with<const W: usize>(
 /// 75 000) missed one, none and two published values with the same three seeds.
 fn cover_independent<const W: usize>(
     geo: &Geometry<W>,
+    pieces: &Pieces<W>,
     queens: &mut [u16],
     steps: u32,
     rng: &mut XorShift,
     cancel: Option<&AtomicBool>,
 ) -> bool {
-    let mut state = CoverState::new(geo, queens);
+    let mut state = CoverState::new(geo, pieces, queens);
     // Each destination of a step: (square, weight it would newly cover, queens it sees).
     let mut dests: Vec<(u16, i64, i64)> = Vec::with_capacity(geo.board.squares());
     for step in 1..=steps {
@@ -296,18 +399,22 @@ fn cover_independent<const W: usize>(
         let pick = rng.below(missing + clashing);
         let (mover, reachable) = if pick < missing {
             let target = nth_member(&uncovered, pick);
-            (None, geo.cover[target].minus(&state.occupied))
+            let reach = pieces.cover[target].and(&pieces.allowed);
+            (None, reach.minus(&state.occupied))
         } else {
             let square = nth_member(&attacked, pick - missing);
-            let i = queens
+            // A fixed queen never moves: mend it by moving another.
+            match queens
                 .iter()
-                .position(|&q| q as usize == square)
-                .expect("an attacked square holds a queen");
-            (Some(i), geo.full.minus(&state.occupied))
+                .position(|&q| pieces.members(q as usize).contains(&(square as u16)))
+            {
+                Some(i) => (Some(i), pieces.allowed.minus(&state.occupied)),
+                None => (None, pieces.allowed.minus(&state.occupied)),
+            }
         };
         dests.clear();
         reachable.for_each(|b| {
-            let cover = &geo.cover[b];
+            let cover = &pieces.cover[b];
             dests.push((
                 b as u16,
                 state.weight_of(&cover.and(&uncovered)),
@@ -323,23 +430,201 @@ fn cover_independent<const W: usize>(
             if !may_move {
                 continue;
             }
-            let reach = &geo.cover[q as usize];
+            let reach = &pieces.cover[q as usize];
+            let members = pieces.members(q as usize);
             let lost = reach.and(&single);
             let lost_total = state.weight_of(&lost);
-            // The queen's own square is in `reach` and counts as one of the queens it sees.
-            let pairs_here = state.occupied.count_and(reach) as i64 - 1;
+            // The piece's own squares are in `reach` and count among the queens it sees.
+            let pairs_here = state.occupied.count_and(reach) as i64 - members.len() as i64;
             for &(b, gained, seen) in &dests {
                 let b = b as usize;
-                // The queen sees itself from b exactly when b is in its reach.
-                let pairs_there = seen - reach.contains(b) as i64;
-                let score = gained - lost_total + state.weight_of(&lost.and(&geo.cover[b]))
+                if !pieces.same_kind(q as usize, b) {
+                    continue;
+                }
+                // From b the piece sees those of its own squares that b's piece covers (for a
+                // single queen: itself, exactly when b is in its reach).
+                let own_seen = members
+                    .iter()
+                    .filter(|&&m| pieces.cover[b].contains(m as usize))
+                    .count();
+                let pairs_there = seen - own_seen as i64;
+                let score = gained - lost_total + state.weight_of(&lost.and(&pieces.cover[b]))
                     - CLASH * (pairs_there - pairs_here);
                 best.offer(score, rng, i, b);
             }
         }
-        state.make(geo, queens, best, step, rng);
+        state.make(pieces, queens, best, step, rng);
     }
     false
+}
+
+/// What a local search moves: single queens, or whole orbits of queens under a rotation of the
+/// board (see `Pieces::symmetric`), a piece named by one square of its orbit.
+struct Pieces<const W: usize> {
+    /// The squares a piece named by a square covers, by square. Covering is symmetric and the
+    /// rotation maps it onto itself, so the pieces covering a square are those named in its row.
+    cover: Vec<Bits<W>>,
+    /// The squares a piece named by a square occupies (its orbit, the square first), by square.
+    orbit: Vec<Vec<u16>>,
+    /// The squares that may name a piece: one per orbit.
+    allowed: Bits<W>,
+    /// Queens that never move (the centre, the one square a rotation keeps).
+    fixed: Vec<u16>,
+}
+
+impl<const W: usize> Pieces<W> {
+    /// Every queen on its own: the plain local search.
+    fn single(geo: &Geometry<W>) -> Pieces<W> {
+        let n = geo.board.squares();
+        Pieces {
+            cover: geo.cover.clone(),
+            orbit: (0..n).map(|s| vec![s as u16]).collect(),
+            allowed: geo.full,
+            fixed: Vec::new(),
+        }
+    }
+
+    /// Layouts of `queens` queens that `rotation` (a quarter or half turn of a square board, or
+    /// its reflection in the main diagonal) maps onto themselves: whole orbits, plus the centre
+    /// when the orbits of a turn leave one queen over, or one queen on the diagonal when the pairs
+    /// of the reflection do (a queen of the diagonal only moves along it, so the size stays).
+    /// `None` when no such layout has that many queens. With `independent`, orbits whose queens
+    /// attack each other, or the centre, are left out.
+    fn symmetric(
+        geo: &Geometry<W>,
+        rotation: Symmetry,
+        queens: usize,
+        independent: bool,
+    ) -> Option<Pieces<W>> {
+        let board = geo.board;
+        let n = board.squares();
+        let turn = |s: usize| board.index(rotation.apply(board, board.square(s)));
+        let orbit: Vec<Vec<u16>> = (0..n)
+            .map(|s| {
+                let mut o = vec![s as u16];
+                let mut t = turn(s);
+                while t != s {
+                    o.push(t as u16);
+                    t = turn(t);
+                }
+                o
+            })
+            .collect();
+        // Only the centre of an odd board is its own orbit under a turn; every other orbit has
+        // `size` squares. The reflection keeps every square of the diagonal.
+        let size = if rotation == Symmetry::Rotate90 { 4 } else { 2 };
+        let reflection = rotation == Symmetry::Transpose;
+        // A square and its mirror image in the diagonal share an anti-diagonal: no independent
+        // layout but a single queen is kept by the reflection.
+        if reflection && independent {
+            return None;
+        }
+        let centre = (0..n).find(|&s| orbit[s].len() == 1);
+        let fixed: Vec<u16> = match (queens % size, centre) {
+            (0, _) => Vec::new(),
+            (1, Some(c)) if !reflection => vec![c as u16],
+            (1, _) if reflection => Vec::new(),
+            _ => return None,
+        };
+        if queens < size + fixed.len() {
+            return None;
+        }
+        let fixed_cover = fixed
+            .iter()
+            .fold(Bits::EMPTY, |m, &c| m.or(&geo.cover[c as usize]));
+        let mut allowed = Bits::EMPTY;
+        let mut cover = Vec::with_capacity(n);
+        for (s, o) in orbit.iter().enumerate() {
+            let mut m = Bits::<W>::EMPTY;
+            for &t in o {
+                m = m.or(&geo.cover[t as usize]);
+            }
+            let first = o.iter().all(|&t| s <= t as usize);
+            // A queen's own orbit attacks it when some other square of the orbit is in its cover.
+            let clash = o[1..].iter().any(|&t| geo.cover[s].contains(t as usize))
+                || o.iter().any(|&t| fixed_cover.contains(t as usize));
+            // On the diagonal only when the pairs leave one queen over for it.
+            let kind = o.len() == size || (reflection && queens % 2 == 1);
+            if kind && first && !(independent && clash) {
+                allowed.set(s);
+            }
+            cover.push(m);
+        }
+        Some(Pieces {
+            cover,
+            orbit,
+            allowed,
+            fixed,
+        })
+    }
+
+    fn members(&self, square: usize) -> &[u16] {
+        &self.orbit[square]
+    }
+
+    /// Whether a piece at `from` may move to `to`: only to an orbit of its own size, so that
+    /// the number of queens stays (a queen of a reflection's diagonal stays on it).
+    fn same_kind(&self, from: usize, to: usize) -> bool {
+        self.orbit[from].len() == self.orbit[to].len()
+    }
+
+    /// How many pieces of each size make a layout of `queens` queens: (large, single).
+    fn pieces_for(&self, queens: usize) -> (usize, usize) {
+        let size = self.orbit.iter().map(Vec::len).max().unwrap_or(1);
+        let left = queens - self.fixed.len();
+        (left / size, left % size)
+    }
+
+    /// Greedy, as `greedy` but over pieces: the first layout of a symmetric local search.
+    fn greedy(&self, geo: &Geometry<W>, pieces: (usize, usize), independent: bool) -> Vec<u16> {
+        let size = pieces.0 + pieces.1;
+        let mut left = pieces;
+        let mut covered = self
+            .fixed
+            .iter()
+            .fold(Bits::EMPTY, |m, &c| m.or(&geo.cover[c as usize]));
+        let mut placed = Vec::with_capacity(size);
+        let mut taken = Bits::<W>::EMPTY;
+        while placed.len() < size {
+            let uncovered = geo.full.minus(&covered);
+            let mut best = (0, usize::MAX, false);
+            self.allowed.minus(&taken).for_each(|b| {
+                let single = self.orbit[b].len() == 1;
+                if (single && left.1 == 0) || (!single && left.0 == 0) {
+                    return;
+                }
+                let free = !independent
+                    || self.orbit[b]
+                        .iter()
+                        .all(|&t| uncovered.contains(t as usize));
+                let gain = self.cover[b].count_and(&uncovered);
+                if best.1 == usize::MAX || (free, gain) > (best.2, best.0) {
+                    best = (gain, b, free);
+                }
+            });
+            if best.1 == usize::MAX {
+                break;
+            }
+            if self.orbit[best.1].len() == 1 {
+                left.1 -= 1;
+            } else {
+                left.0 -= 1;
+            }
+            placed.push(best.1 as u16);
+            taken.set(best.1);
+            covered = covered.or(&self.cover[best.1]);
+        }
+        placed
+    }
+
+    /// The layout's queens: the fixed ones and every square of every piece's orbit.
+    fn queens(&self, pieces: &[u16]) -> Vec<u16> {
+        let mut all = self.fixed.clone();
+        for &p in pieces {
+            all.extend_from_slice(&self.orbit[p as usize]);
+        }
+        all
+    }
 }
 
 /// What both local searches keep between steps: how many queens cover each square, the squares'
@@ -352,7 +637,7 @@ struct CoverState<const W: usize> {
 }
 
 impl<const W: usize> CoverState<W> {
-    fn new(geo: &Geometry<W>, queens: &[u16]) -> Self {
+    fn new(geo: &Geometry<W>, pieces: &Pieces<W>, queens: &[u16]) -> Self {
         let n = geo.board.squares();
         let mut state = CoverState {
             count: vec![0; n],
@@ -360,9 +645,15 @@ impl<const W: usize> CoverState<W> {
             occupied: Bits::EMPTY,
             tabu: vec![0; queens.len()],
         };
-        for &q in queens {
+        for &q in &pieces.fixed {
             geo.cover[q as usize].for_each(|s| state.count[s] += 1);
             state.occupied.set(q as usize);
+        }
+        for &q in queens {
+            pieces.cover[q as usize].for_each(|s| state.count[s] += 1);
+            for &m in pieces.members(q as usize) {
+                state.occupied.set(m as usize);
+            }
         }
         state
     }
@@ -400,7 +691,7 @@ impl<const W: usize> CoverState<W> {
     /// three steps, so that it does not move straight back.
     fn make(
         &mut self,
-        geo: &Geometry<W>,
+        pieces: &Pieces<W>,
         queens: &mut [u16],
         best: BestMove,
         step: u32,
@@ -409,10 +700,14 @@ impl<const W: usize> CoverState<W> {
         let Some((_, _, i, b)) = best.0 else {
             return;
         };
-        geo.cover[queens[i] as usize].for_each(|s| self.count[s] -= 1);
-        geo.cover[b].for_each(|s| self.count[s] += 1);
-        self.occupied.clear(queens[i] as usize);
-        self.occupied.set(b);
+        pieces.cover[queens[i] as usize].for_each(|s| self.count[s] -= 1);
+        pieces.cover[b].for_each(|s| self.count[s] += 1);
+        for &m in pieces.members(queens[i] as usize) {
+            self.occupied.clear(m as usize);
+        }
+        for &m in pieces.members(b) {
+            self.occupied.set(m as usize);
+        }
         queens[i] = b as u16;
         self.tabu[i] = step + 1 + rng.below(3);
     }
@@ -494,6 +789,63 @@ mod tests {
     }
 
     #[test]
+    fn symmetric_pieces_give_layouts_of_the_size_sought_that_the_symmetry_keeps() {
+        // Q_11 has 5-queen layouts kept by a quarter turn (the centre and one orbit of four);
+        // whatever the symmetric moves end on must dominate (for i: independently), have the
+        // size sought, and be mapped onto itself.
+        let mut successes = 0;
+        for (n, queens) in [(11, 5), (11, 6), (10, 5), (12, 7), (13, 7)] {
+            let board = Board::new(n, n).unwrap();
+            let geo = Geometry::<4>::new(board);
+            for rotation in [Symmetry::Rotate180, Symmetry::Rotate90, Symmetry::Transpose] {
+                for independent in [false, true] {
+                    let Some(pieces) = Pieces::symmetric(&geo, rotation, queens, independent)
+                    else {
+                        continue;
+                    };
+                    let count = pieces.pieces_for(queens);
+                    let mut placed = pieces.greedy(&geo, count, independent);
+                    // As in `shrink`: too few orbits to choose from (for i, where most attack).
+                    if placed.len() < count.0 + count.1 {
+                        continue;
+                    }
+                    assert_eq!(pieces.queens(&placed).len(), queens, "{board} {rotation:?}");
+                    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15 ^ (n * 64 + queens) as u64);
+                    let found = if independent {
+                        cover_independent(&geo, &pieces, &mut placed, 5_000, &mut rng, None)
+                    } else {
+                        cover_with(&geo, &pieces, &mut placed, 5_000, true, &mut rng, None)
+                    };
+                    if !found {
+                        continue;
+                    }
+                    successes += 1;
+                    let found = layout(board, &pieces.queens(&placed));
+                    let check = if independent {
+                        check_independent_dominating(&found, queens)
+                    } else {
+                        crate::check::check_dominating(&found, queens)
+                    };
+                    check.unwrap_or_else(|e| panic!("{board} {rotation:?}: {e}"));
+                    let turned = Layout::new(
+                        board,
+                        found
+                            .queens()
+                            .iter()
+                            .map(|&q| rotation.apply(board, q))
+                            .collect(),
+                    );
+                    assert_eq!(turned, found, "{board} {rotation:?}");
+                }
+            }
+        }
+        assert!(
+            successes >= 4,
+            "only {successes} symmetric searches succeeded"
+        );
+    }
+
+    #[test]
     fn every_layout_the_penalised_moves_end_on_is_independent_dominating() {
         // Straight from the moves, on small boards no budget tier reaches, with one queen fewer
         // than greedy: whatever succeeds must have nothing uncovered and no pair attacking.
@@ -505,7 +857,14 @@ mod tests {
                 let mut queens = greedy(&geo, true);
                 queens.pop();
                 let mut rng = XorShift(0x9E37_79B9_7F4A_7C15 ^ (n * 64 + m) as u64);
-                if cover_independent(&geo, &mut queens, 2_000, &mut rng, None) {
+                if cover_independent(
+                    &geo,
+                    &Pieces::single(&geo),
+                    &mut queens,
+                    2_000,
+                    &mut rng,
+                    None,
+                ) {
                     successes += 1;
                     check_independent_dominating(&layout(board, &queens), queens.len())
                         .unwrap_or_else(|e| panic!("{board}: {e}"));

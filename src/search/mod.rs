@@ -15,6 +15,7 @@ mod kernel;
 mod part;
 mod shared;
 mod space;
+mod start;
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
@@ -31,6 +32,8 @@ use count::{Counter, Recorder};
 use kernel::{Expansion, Searcher, MAX_CANDIDATES};
 use shared::{Key, Shared, MAX_SPLIT_LEVELS};
 use space::{Located, SpaceW};
+
+pub use start::{StartError, StartLayouts};
 
 pub use part::{
     Found, Goal, Incumbent, LayoutCount, PartOutcome, PartPath, PartPathError, PartResult, Rank,
@@ -89,6 +92,9 @@ pub struct SearchOptions {
     /// The traced task this search runs in (a table's board job), the parent of its first tasks;
     /// `None`: the search is a root of the trace.
     pub trace_parent: Option<u64>,
+    /// Start layouts from elsewhere (`--start`): a board with one starts from it instead of the
+    /// local search's layout.
+    pub start: Option<Arc<StartLayouts>>,
 }
 
 impl SearchOptions {
@@ -361,10 +367,17 @@ impl SearchSpace {
         self.problem
     }
 
-    /// The layout a search starts from: greedy, then a local search for smaller ones.
+    /// The layout a search starts from: the one `options.start` holds for the board, or greedy,
+    /// then a local search for smaller ones.
     /// Deterministic; with `options.parallel`, restarts run side by side with the same outcome.
     /// The local search watches `options.cancel` (it runs for seconds on the largest boards).
     pub fn start_layout(&self, options: &SearchOptions) -> Result<Layout, SearchError> {
+        let given = options.start.as_ref();
+        if let Some(layout) = given.and_then(|s| s.for_board(self.board(), self.problem)) {
+            // Checked when it was given; checked again, as every layout the search relies on.
+            self.problem.check(&layout, layout.len())?;
+            return Ok(layout);
+        }
         let cancel = options.cancel.as_deref();
         let queens = with_space!(self, s => {
             let start = heuristic::greedy(&s.geo, s.independent);

@@ -22,5 +22,6 @@ mod robust;
 mod signals;
 mod slurm;
 mod spreadsheet;
+mod start;
 mod table;
 mod trace;
