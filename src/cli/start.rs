@@ -56,12 +56,19 @@ impl StartArgs {
 }
 
 fn read(path: &Path) -> Result<String, Failure> {
+    use std::io::Read;
     let bad = |e: &dyn std::fmt::Display| usage(format!("--start {}: {e}", path.display()));
-    let meta = std::fs::metadata(path).map_err(|e| bad(&e))?;
-    if meta.len() > MAX_START_FILE {
+    // Read at most one byte past the limit, whatever the metadata says: a device such as
+    // /dev/zero reports a length of 0 and never ends.
+    let file = std::fs::File::open(path).map_err(|e| bad(&e))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_START_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| bad(&e))?;
+    if bytes.len() as u64 > MAX_START_FILE {
         return Err(bad(&"larger than 4 MiB"));
     }
-    std::fs::read_to_string(path).map_err(|e| bad(&e))
+    String::from_utf8(bytes).map_err(|_| bad(&"not UTF-8 text"))
 }
 
 /// A CSV table has a header line naming a `layout` column among comma-separated columns.

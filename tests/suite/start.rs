@@ -148,3 +148,14 @@ fn a_plan_starts_from_the_layout_given() {
     let out = queendom().arg("merge").arg(&run).assert().success();
     assert_eq!(number(&out.get_output().stdout), "4");
 }
+
+#[test]
+fn a_start_file_that_never_ends_is_refused_with_bounded_memory() {
+    // /dev/zero says its length is 0 and never ends; reading it whole would exhaust memory.
+    queendom()
+        .args(["solve", "8x8", "--start", "@/dev/zero"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("larger than 4 MiB"));
+}
