@@ -32,6 +32,13 @@ fn main() {
             }
         }
     }
+    // The Slurm tests (tests/suite/slurm.rs) run only where a cluster is: built with
+    // QUEENDOM_SLURM=1 they are ordinary tests, otherwise they report "ignored" with the reason.
+    println!("cargo::rustc-check-cfg=cfg(queendom_slurm)");
+    println!("cargo:rerun-if-env-changed=QUEENDOM_SLURM");
+    if std::env::var_os("QUEENDOM_SLURM").is_some_and(|v| v == "1") {
+        println!("cargo:rustc-cfg=queendom_slurm");
+    }
     println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-changed=build.rs");
 }

@@ -2,9 +2,9 @@
 //! array task per part running `queendom work`, then the merge job chained with `afterok`), and the
 //! merged answer compared with what `solve` and `table` print on one machine.
 //!
-//! It needs a running Slurm cluster, so it runs only when `QUEENDOM_SLURM=1` is set; otherwise each
-//! test prints a note and passes. With the variable set, a cluster that does not answer `sinfo` is a
-//! failure, not a skip. On a machine of your own, as root (Debian's packages, installed on first use):
+//! It needs a running Slurm cluster, so its tests are built as ordinary tests only when
+//! `QUEENDOM_SLURM=1` is set at build time (`build.rs`); otherwise they report "ignored" with the
+//! reason. With the variable set, a cluster that does not answer `sinfo` is a failure, not a skip. On a machine of your own, as root (Debian's packages, installed on first use):
 //!
 //! ```sh
 //! scripts/slurm/cluster.sh up && QUEENDOM_SLURM=1 cargo test --release --test suite slurm::
@@ -198,6 +198,10 @@ fn without_measurement_columns(csv: &str) -> Vec<Vec<&str>> {
 }
 
 #[test]
+#[cfg_attr(
+    not(queendom_slurm),
+    ignore = "needs a Slurm cluster: scripts/slurm/cluster.sh up, then QUEENDOM_SLURM=1 cargo test --release --test suite slurm::"
+)]
 fn job_array_over_a_14x14_plan_merges_to_the_answer_of_solve() {
     if !cluster_requested("job_array_over_a_14x14_plan_merges_to_the_answer_of_solve") {
         return;
@@ -255,6 +259,10 @@ fn assert_tasks_ran_by_rank(run_dir: &Path) {
 }
 
 #[test]
+#[cfg_attr(
+    not(queendom_slurm),
+    ignore = "needs a Slurm cluster: scripts/slurm/cluster.sh up, then QUEENDOM_SLURM=1 cargo test --release --test suite slurm::"
+)]
 fn job_array_over_a_table_plan_merges_to_the_table() {
     if !cluster_requested("job_array_over_a_table_plan_merges_to_the_table") {
         return;
@@ -304,6 +312,10 @@ fn wait_for_jobs(ids: &[String]) {
 }
 
 #[test]
+#[cfg_attr(
+    not(queendom_slurm),
+    ignore = "needs a Slurm cluster: scripts/slurm/cluster.sh up, then QUEENDOM_SLURM=1 cargo test --release --test suite slurm::"
+)]
 fn a_cancelled_and_a_killed_task_are_named_by_rank_and_missing_resubmits_only_them() {
     if !cluster_requested(
         "a_cancelled_and_a_killed_task_are_named_by_rank_and_missing_resubmits_only_them",
@@ -408,6 +420,10 @@ fn a_cancelled_and_a_killed_task_are_named_by_rank_and_missing_resubmits_only_th
 }
 
 #[test]
+#[cfg_attr(
+    not(queendom_slurm),
+    ignore = "needs a Slurm cluster: scripts/slurm/cluster.sh up, then QUEENDOM_SLURM=1 cargo test --release --test suite slurm::"
+)]
 fn workers_run_a_plan_of_many_parts_and_merge_options_reach_the_merge_job() {
     if !cluster_requested("workers_run_a_plan_of_many_parts_and_merge_options_reach_the_merge_job")
     {
