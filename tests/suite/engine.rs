@@ -178,31 +178,26 @@ fn check_published_square(file: &str, n: usize, problem: Problem) {
 }
 
 #[test]
-#[ignore = "a few CPU-seconds; run with --ignored"]
 fn published_domination_number_of_14x14() {
     check_published_square("domination_squares.csv", 14, Problem::Domination);
 }
 
 #[test]
-#[ignore = "about a minute of CPU; run with --ignored"]
 fn published_domination_number_of_15x15() {
     check_published_square("domination_squares.csv", 15, Problem::Domination);
 }
 
 #[test]
-#[ignore = "about a minute of CPU; run with --ignored"]
 fn published_domination_number_of_16x16() {
     check_published_square("domination_squares.csv", 16, Problem::Domination);
 }
 
 #[test]
-#[ignore = "about a minute of CPU; run with --ignored"]
 fn published_domination_number_of_17x17() {
     check_published_square("domination_squares.csv", 17, Problem::Domination);
 }
 
 #[test]
-#[ignore = "a few CPU-seconds; run with --ignored"]
 fn published_independent_domination_numbers_of_15x15_to_17x17() {
     for n in 15..=17 {
         check_published_square(

@@ -40,7 +40,6 @@ fn counts_match_a000170_and_a002562() {
 }
 
 #[test]
-#[ignore = "a few seconds: n = 15 and 16"]
 fn counts_match_published_values_for_15_and_16() {
     for (n, solutions, unique) in published().into_iter().filter(|r| (15..=16).contains(&r.0)) {
         let counts = count_placements(n, true).unwrap();
