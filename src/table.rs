@@ -199,6 +199,21 @@ pub struct TableRunner {
     threads: usize,
     /// Results already found, by board as searched (rows ≤ cols).
     done: HashMap<Board, (Layout, Option<LayoutTotals>)>,
+    start_order: StartOrder,
+}
+
+/// The order in which [`TableRunner::compute_side_by_side`] starts its searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StartOrder {
+    /// Decreasing [`estimated_cost`]: the longest searches do not start last. For a file, whose
+    /// rows may arrive in any order.
+    #[default]
+    LargestFirst,
+    /// The table's order: rows written in the table's order (standard output, a pipe) then flow
+    /// from the first second instead of waiting behind the largest board. The replays of
+    /// docs/scaling.md predict the same wall time for any order, since idle workers share the
+    /// searches in progress; docs/performance.md has the measured difference.
+    TableOrder,
 }
 
 impl TableRunner {
@@ -220,7 +235,13 @@ impl TableRunner {
             options,
             threads,
             done: HashMap::new(),
+            start_order: StartOrder::default(),
         }
+    }
+
+    /// Start side-by-side searches in this order (default: largest first).
+    pub fn set_start_order(&mut self, order: StartOrder) {
+        self.start_order = order;
     }
 
     /// Remember a layout known from elsewhere (e.g. a row kept from an earlier run), so that its
@@ -245,8 +266,9 @@ impl TableRunner {
     /// pool: each distinct search (a board and its transpose are one) is one job of the pool, and
     /// its search is the parallel driver as in [`TableRunner::compute`], nested. Boards whose
     /// result is already known (their transpose was done, or [`TableRunner::remember`]ed) are
-    /// reported first, without a search. The jobs start in decreasing [`estimated_cost`] (the
-    /// table's order on ties), so the longest searches do not start last; each board is reported
+    /// reported first, without a search. The jobs start in the runner's [`StartOrder`] (by default
+    /// decreasing [`estimated_cost`], the table's order on ties, so the longest searches do not
+    /// start last); each board is reported
     /// through `on_event` as it finishes, so rows come in any order. The rows are those
     /// [`TableRunner::compute`] gives, whatever the threads: a layout is the first optimal one in
     /// the search's fixed order. A row's `seconds` are the wall seconds of its board's search
@@ -281,8 +303,10 @@ impl TableRunner {
             });
             jobs[k].1.push(board);
         }
-        // Stable: boards of the same cost start in the table's order.
-        jobs.sort_by_key(|(searched, _)| Reverse(estimated_cost(*searched)));
+        if self.start_order == StartOrder::LargestFirst {
+            // Stable: boards of the same cost start in the table's order.
+            jobs.sort_by_key(|(searched, _)| Reverse(estimated_cost(*searched)));
+        }
 
         let stop = AtomicBool::new(false);
         let state = Mutex::new(RunState {
@@ -693,6 +717,33 @@ mod tests {
         assert_eq!(rows[0].nodes, 0);
         assert!(matches!(events[1], TableEvent::Started(b) if b == Board::new(3, 5).unwrap()));
         assert_eq!(events.len(), 3);
+    }
+
+    #[test]
+    fn searches_start_largest_first_or_in_the_tables_order() {
+        let table = [
+            Board::new(1, 2).unwrap(),
+            Board::new(6, 7).unwrap(),
+            Board::new(2, 3).unwrap(),
+            Board::new(7, 7).unwrap(),
+        ];
+        let started = |order: StartOrder| -> Vec<Board> {
+            let mut runner = TableRunner::new(Problem::Domination, SearchOptions::parallel(), 1);
+            runner.set_start_order(order);
+            side_by_side(&mut runner, &table, 1)
+                .into_iter()
+                .filter_map(|e| match e {
+                    TableEvent::Started(b) => Some(b),
+                    TableEvent::Finished { .. } => None,
+                })
+                .collect()
+        };
+        let b = |r, c| Board::new(r, c).unwrap();
+        assert_eq!(
+            started(StartOrder::LargestFirst),
+            [b(7, 7), b(6, 7), b(2, 3), b(1, 2)]
+        );
+        assert_eq!(started(StartOrder::TableOrder), table);
     }
 
     #[test]

@@ -26,7 +26,7 @@ use queendom::search::{Problem, SearchError, SearchOptions};
 use queendom::table::output::{choose_format, Output, TableSpec};
 use queendom::table::resume::{reprove, Queens, ResumeError};
 use queendom::table::{
-    boards, square_boards, Searched, SideBySideError, SizeList, TableEvent, TableRunner,
+    boards, square_boards, Searched, SideBySideError, SizeList, StartOrder, TableEvent, TableRunner,
 };
 use queendom::Board;
 
@@ -254,6 +254,10 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
     let bar = progress::bar(total as u64, "boards");
     bar.set_position(out.kept().len() as u64);
     let mut runner = TableRunner::of_kind(kind, problem, options, threads);
+    if out.is_stdout() {
+        // Rows reach stdout in the table's order; starting there lets them flow at once.
+        runner.set_start_order(StartOrder::TableOrder);
+    }
     for kept in out.kept() {
         runner.remember(&kept.row);
     }

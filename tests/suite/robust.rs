@@ -627,3 +627,47 @@ fn dash_is_stdout() {
     assert!(without_seconds(&String::from_utf8_lossy(&out.stdout)).starts_with("rows,cols"));
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// A table to a pipe starts with its first boards, so its first rows arrive while the large boards
+/// are still ahead (`table --rows 1-20 --cols 1-20 | head -n 3` used to print nothing for hours:
+/// the 1×1 row waited behind 19×20). The deadline is not a speed target: the rows come in well
+/// under a second; waiting for them in the largest-first order would take hours.
+#[test]
+fn a_large_table_to_a_pipe_streams_its_first_rows() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(binary())
+        .args(["table", "--rows", "1-20", "--cols", "1-20", "-j", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok).take(4) {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut lines = Vec::new();
+    while lines.len() < 4 {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match receive.recv_timeout(left) {
+            Ok(line) => lines.push(line),
+            Err(_) => break,
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        lines.len(),
+        4,
+        "header and three rows within the deadline: {lines:?}"
+    );
+    assert!(lines[0].starts_with("rows,cols,queens,layout"), "{lines:?}");
+    for (line, board) in lines[1..].iter().zip(["1,1,1,", "1,2,1,", "1,3,1,"]) {
+        assert!(line.starts_with(board), "{lines:?}");
+    }
+}
