@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # Submit a queendom plan to Slurm: the parts, then the merge job once they have all ended.
 #
-#   scripts/slurm/submit.sh RUN/ [--missing | --workers W] [--max-running C] [--merged FILE]
+#   scripts/slurm/submit.sh RUN/ [--missing [--no-split] | --workers W] [--max-running C] [--merged FILE]
 #                           [-- SBATCH ARGS... [-- MERGE ARGS...]]
 #
 # By default: one array task per part (queendom-work.sbatch over the ranks 0..N-1, N from
 # `queendom status RUN/ --json`), at most C at a time with --max-running.
 # --missing: only the parts that have no result and no worker (the ranks `queendom status RUN/`
 #   lists), in as few arrays as the cluster's MaxArraySize allows: the one command of a recovery.
+#   A part whose last attempt was interrupted (Slurm's time limit, scancel) is first split into
+#   pieces of about half of it (`queendom plan RUN/ --split interrupted`), so that a part that
+#   needed more than --time fits it after one or two recoveries; --no-split keeps the parts whole.
 # --workers W: W tasks (queendom-worker.sbatch), each running `queendom work RUN/ --next
 #   --until-done` until no part is left: for plans of many short parts.
 # Then queendom-merge.sbatch with --dependency=afterany on the work jobs: it waits for parts still
 # held by other workers (an earlier submission), merges, and records what happened in RUN/merge.log
-# (merged, failed with why, or cancelled), which `queendom status RUN/` shows.
-# Prints `work ID...` and `merge ID` on stdout. Logs go to RUN/slurm-logs/ (one file per task,
+# (merged, failed with why, or cancelled), which `queendom status RUN/` shows; and
+# queendom-merge-watch.sbatch after it, which records a merge job that ended without a word
+# (cancelled while pending, killed).
+# Prints `work ID...`, `merge ID` and `watch ID` on stdout. Logs go to RUN/slurm-logs/ (one file per task,
 # stdout and stderr together), the merged answer to RUN/merged.txt (or FILE).
 # SBATCH ARGS (partition, account, --time, --cpus-per-task, ...) go to every job; MERGE ARGS go to
 # `queendom merge` (a table: `-o gamma.xlsx`, relative to the directory submit.sh runs in).
@@ -21,12 +26,12 @@
 set -euo pipefail
 
 usage() {
-    echo "usage: $0 RUN/ [--missing | --workers W] [--max-running C] [--merged FILE] [-- SBATCH ARGS... [-- MERGE ARGS...]]" >&2
+    echo "usage: $0 RUN/ [--missing [--no-split] | --workers W] [--max-running C] [--merged FILE] [-- SBATCH ARGS... [-- MERGE ARGS...]]" >&2
     exit 2
 }
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-run='' max_running='' merged='' missing='' workers=''
+run='' max_running='' merged='' missing='' workers='' no_split=''
 while (($# > 0)); do
     case $1 in
     --max-running)
@@ -60,6 +65,10 @@ while (($# > 0)); do
         missing=1
         shift
         ;;
+    --no-split)
+        no_split=1
+        shift
+        ;;
     --)
         shift
         break
@@ -90,6 +99,10 @@ for pair in "--max-running:$max_running" "--workers:$workers"; do
         exit 2
     fi
 done
+if [[ -n $no_split && -z $missing ]]; then
+    echo "submit: --no-split goes with --missing (only a recovery splits parts)" >&2
+    exit 2
+fi
 if [[ -n $missing && -n $workers ]]; then
     echo "submit: --missing and --workers do not go together (workers take whatever is missing)" >&2
     exit 2
@@ -106,6 +119,27 @@ queendom=$(command -v "${QUEENDOM:-queendom}") || {
 [[ $queendom == /* ]] || queendom=$PWD/$queendom
 if [[ -n $merged ]]; then
     merged=$(cd "$(dirname "$merged")" && pwd)/$(basename "$merged")
+fi
+
+# A part stopped at its time limit would stop there again: split the interrupted parts first. A
+# split needs every worker stopped; with workers still running the parts stay whole (said below).
+if [[ -n $missing && -z $no_split ]]; then
+    interrupted=$("$queendom" status "$run" --json | python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+n = sum(1 for f in s.get("failed", []) if f.get("event") == "interrupted")
+print(n, s.get("running", 0))
+') || {
+        echo "submit: cannot read \`$queendom status $run --json\`" >&2
+        exit 1
+    }
+    read -r n_interrupted n_running <<<"$interrupted"
+    if ((n_interrupted > 0 && n_running > 0)); then
+        echo "submit: $n_interrupted interrupted part(s) not split: $n_running worker(s) still running (split later with \`queendom plan $run --split interrupted\`)" >&2
+    elif ((n_interrupted > 0)); then
+        echo "submit: splitting $n_interrupted interrupted part(s) (--no-split keeps them whole):" >&2
+        "$queendom" plan "$run" --split interrupted >&2
+    fi
 fi
 
 # Array indices must be below MaxArraySize (1001 unless the site changed it).
@@ -188,7 +222,7 @@ import sys
 print(sum(int(b or a) - int(a) + 1 for a, _, b in (i.partition("-") for i in sys.argv[1].split(","))))
 ' "$indices")))
     done <<<"$arrays"
-    what="$tasks ${missing:+missing }parts"
+    what="$tasks ${missing:+missing }part$( ((tasks == 1)) || echo s)"
 fi
 
 # afterany: the merge job runs however the work ended, and says in RUN/merge.log what it found.
@@ -200,7 +234,18 @@ id=$(sbatch --parsable --dependency="$dependency" \
 merge_id=${id%%;*}
 printf '%s merge job %s: submitted, after work job(s) %s\n' \
     "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$merge_id" "${work_ids[*]}" >>"$run/merge.log"
+# The watch job records the merge job's end when the merge job cannot (cancelled while pending,
+# killed without warning). Not held even when the rest is: nobody would know to release it.
+watch_args=()
+for arg in "${sbatch_args[@]}"; do
+    [[ $arg == --hold || $arg == -H ]] || watch_args+=("$arg")
+done
+id=$(sbatch --parsable --dependency="afterany:$merge_id" --export=ALL \
+    --output="$run/slurm-logs/merge-watch-%j.log" \
+    "${watch_args[@]}" "$here/queendom-merge-watch.sbatch" "$run" "$merge_id")
+watch_id=${id%%;*}
 
 echo "submit: $what of $run in job ${work_ids[*]}; merge job $merge_id writes ${merged:-$run/merged.txt}" >&2
 echo "work ${work_ids[*]}"
 echo "merge $merge_id"
+echo "watch $watch_id"

@@ -145,6 +145,8 @@ fn submit_with(run_dir: &Path, args: &[&str]) -> String {
         }
         sleep(Duration::from_millis(500));
     }
+    // The watch job runs once the merge job has ended: its log completes the run directory.
+    wait_for_jobs(&job_ids("watch "));
     std::fs::read_to_string(merged).unwrap()
 }
 
@@ -405,7 +407,11 @@ fn a_cancelled_and_a_killed_task_are_named_by_rank_and_missing_resubmits_only_th
     let after = std::fs::read_dir(run_dir.join("slurm-logs"))
         .unwrap()
         .count();
-    assert_eq!(after - before.len(), 3, "two work logs and one merge log");
+    assert_eq!(
+        after - before.len(),
+        4,
+        "two work logs, one merge log and one merge-watch log"
+    );
     let solved = stdout(run(QUEENDOM, &["solve", "15x15"]));
     assert_eq!(answer_lines(&merged), answer_lines(&solved));
     assert_all_parts_done(&run_dir);
@@ -460,4 +466,170 @@ fn workers_run_a_plan_of_many_parts_and_merge_options_reach_the_merge_job() {
         .filter(|n| n.starts_with("worker-"))
         .collect();
     assert_eq!(logs.len(), 2, "{logs:?}");
+}
+
+#[test]
+#[cfg_attr(
+    not(queendom_slurm),
+    ignore = "needs a Slurm cluster: scripts/slurm/cluster.sh up, then QUEENDOM_SLURM=1 cargo test --release --test suite slurm::"
+)]
+fn a_merge_job_cancelled_while_pending_is_shown_by_status() {
+    if !cluster_requested("a_merge_job_cancelled_while_pending_is_shown_by_status") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let run_dir = dir.path().join("run");
+    let run_arg = run_dir.to_str().unwrap();
+    run(QUEENDOM, &["plan", "8x8", "--parts", "3", "-o", run_arg]);
+    let out = Command::new(SUBMIT)
+        .args([run_arg, "--", "--hold"])
+        .env("QUEENDOM", QUEENDOM)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ids = String::from_utf8(out.stdout).unwrap();
+    let id = |kind: &str| -> String {
+        ids.lines()
+            .find_map(|l| l.strip_prefix(kind))
+            .unwrap()
+            .trim()
+            .to_string()
+    };
+    let (work, merge, watch) = (id("work "), id("merge "), id("watch "));
+    // The merge job never runs: cancelled while it waits for the work.
+    assert!(Command::new("scancel")
+        .arg(&merge)
+        .status()
+        .unwrap()
+        .success());
+    assert!(Command::new("scontrol")
+        .args(["release", &work])
+        .status()
+        .unwrap()
+        .success());
+    wait_for_jobs(&[work, merge.clone(), watch]);
+    let text = stdout(run(QUEENDOM, &["status", run_arg]));
+    assert!(
+        text.contains(&format!(
+            "merge job {merge}: cancelled before it started (scancel while it was pending)"
+        )),
+        "{text}\n{}",
+        job_logs(&run_dir)
+    );
+    assert!(!run_dir.join("merged.txt").exists());
+    let status = status_json(&run_dir);
+    assert!(
+        status["merge"]
+            .as_str()
+            .unwrap()
+            .contains("cancelled before it started"),
+        "{status}"
+    );
+}
+
+/// All job ids `submit.sh` printed (work, merge and watch).
+fn submitted_jobs(ids: &str) -> Vec<String> {
+    ids.lines()
+        .filter_map(|l| l.split_once(' '))
+        .filter(|(kind, _)| ["work", "merge", "watch"].contains(kind))
+        .flat_map(|(_, ids)| ids.split_whitespace().map(String::from))
+        .collect()
+}
+
+/// Slurm's time limit stops a part that needs more than it (γ(16×20) as one part: about 108 CPU s
+/// on one core here, nearly twice the one-minute limit); its attempt is recorded as interrupted;
+/// `submit.sh --missing` splits it (`plan --split interrupted`) and resubmits with the same
+/// `--time`, until every piece fits; the merge then prints the proven value with a layout that
+/// passes the checker.
+#[test]
+#[cfg_attr(
+    not(queendom_slurm),
+    ignore = "needs a Slurm cluster: scripts/slurm/cluster.sh up, then QUEENDOM_SLURM=1 cargo test --release --test suite slurm::"
+)]
+fn a_part_longer_than_the_time_limit_completes_when_resubmitted_with_the_same_limit() {
+    if !cluster_requested(
+        "a_part_longer_than_the_time_limit_completes_when_resubmitted_with_the_same_limit",
+    ) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let run_dir = dir.path().join("run");
+    let run_arg = run_dir.to_str().unwrap();
+    run(
+        QUEENDOM,
+        &["plan", "16x20", "--parts", "1", "-j", "1", "-o", run_arg],
+    );
+    assert_eq!(status_json(&run_dir)["parts"], 1);
+    let limit = "--time=1";
+    let ids = stdout(run(SUBMIT, &[run_arg, "--", limit]));
+    wait_for_jobs(&submitted_jobs(&ids));
+    let status = status_json(&run_dir);
+    assert_eq!(status["done"], 0, "the part fitted the limit: {status}");
+    assert_eq!(
+        status["failed"][0]["event"],
+        "interrupted",
+        "{status}\n{}",
+        job_logs(&run_dir)
+    );
+    let mut recoveries = 0;
+    while status_json(&run_dir)["left"].as_u64() != Some(0) {
+        recoveries += 1;
+        assert!(
+            recoveries <= 4,
+            "not done after 4 recoveries: {}\n{}",
+            status_json(&run_dir),
+            job_logs(&run_dir)
+        );
+        let out = Command::new(SUBMIT)
+            .args([run_arg, "--missing", "--", limit])
+            .env("QUEENDOM", QUEENDOM)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{said}");
+        assert!(said.contains("splitting"), "{said}");
+        wait_for_jobs(&submitted_jobs(&String::from_utf8_lossy(&out.stdout)));
+    }
+    let merged = std::fs::read_to_string(run_dir.join("merged.txt")).unwrap_or_else(|e| {
+        panic!(
+            "no merged.txt ({e}): {}\n{}",
+            status_json(&run_dir),
+            job_logs(&run_dir)
+        )
+    });
+    // Not `solve 16x20` beside it (another 108 CPU s): the value shipped in results/ (a table
+    // proven by `table`, checked by tests/suite/results.rs) and the checker on the merged layout.
+    let shipped = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/results/domination-1-20.csv"
+    ))
+    .unwrap();
+    let queens: usize = shipped
+        .lines()
+        .find_map(|l| l.strip_prefix("16,20,"))
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|q| q.parse().ok())
+        .expect("results/domination-1-20.csv has the 16x20 row");
+    assert!(
+        merged.starts_with(&format!("γ(16x20) = {queens}\n")),
+        "{merged}"
+    );
+    let board = queendom::Board::new(16, 20).unwrap();
+    let layout = merged
+        .lines()
+        .find_map(|l| l.strip_prefix("layout: "))
+        .map(|text| queendom::Layout::parse(board, text).unwrap())
+        .expect("the merge prints the layout");
+    queendom::check::check_dominating(&layout, queens).unwrap();
+    assert_all_parts_done(&run_dir);
+    // The pieces' searches together took longer than one task may run.
+    let cpu = status_json(&run_dir)["cpu_seconds"].as_f64().unwrap();
+    assert!(
+        cpu > 60.0,
+        "the part needed {cpu} CPU s, not more than the limit"
+    );
 }
