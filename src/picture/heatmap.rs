@@ -695,8 +695,10 @@ impl<'a> Heatmap<'a> {
                 } else {
                     "#ffffff"
                 };
-                // Two-digit values in a 22-pixel box: a smaller size keeps them inside.
-                let size = if value >= 10 {
+                // Two-digit values in a 22-pixel box: a smaller size keeps them inside, and
+                // every value of the key is set at the same size.
+                let widest = values.last().map_or(0, |&(v, _)| v);
+                let size = if widest >= 10 {
                     LEGEND_TEXT * 0.8
                 } else {
                     LEGEND_TEXT

@@ -504,3 +504,30 @@ fn plot_takes_a_range_and_a_difference_map_and_refuses_bad_ones() {
     assert_eq!(count_class(&svg, "panel"), 3);
     assert_eq!(count_class(&svg, "scale"), 4 + 3, "1-4, and i − γ 0-2");
 }
+
+#[test]
+fn plot_draws_tables_of_different_extents_on_the_larger_one() {
+    let dir = tempfile::tempdir().unwrap();
+    make_tables(dir.path());
+    queendom()
+        .args([
+            "table", "--rows", "1-4", "--cols", "1-4", "-i", "-o", "i4.csv",
+        ])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    let out = queendom()
+        .args(["plot", "g.csv", "-i", "i4.csv"])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    let svg = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert_eq!(count_class(&svg, "cell"), 2 * 42, "both panels 6×7");
+    assert_eq!(
+        count_class(&svg, "missing"),
+        42 - 16,
+        "the i panel's boards beyond 4×4"
+    );
+    assert!(svg.contains("γ(N×M) · 42 boards") && svg.contains("i(N×M) · 16 boards"));
+    assert!(svg.contains("not computed"));
+}
