@@ -15,9 +15,10 @@ fi
 out=$(realpath -m "${1:-target/screenshots}")
 mkdir -p "$out"
 
-if ! command -v chromium >/dev/null; then
-    echo "installing Debian's chromium" >&2
-    apt-get install -y chromium >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y chromium >/dev/null; }
+if ! command -v chromium >/dev/null || ! command -v pdftotext >/dev/null; then
+    echo "installing Debian's chromium and poppler-utils" >&2
+    apt-get install -y chromium poppler-utils >/dev/null 2>&1 ||
+        { apt-get update >/dev/null && apt-get install -y chromium poppler-utils >/dev/null; }
 fi
 cargo build --release --quiet
 bin=$(realpath target/release/queendom)
@@ -77,6 +78,24 @@ if [ "$open" != 1 ] || [ "$closed" != 0 ]; then
     exit 1
 fi
 echo "report.html#board-8x8 opens exactly the 8x8 diagrams"
+
+# Printed, the report fits the paper. Chromium leaves out of the PDF whatever is cut off at the
+# page's edge, so the check is that the right end of the heatmap made it: the labels "10" of the
+# last row and the last column of both panels are words of the first page, and no word lies beyond
+# the page's width. And every board prints open: a "layout:" caption per diagram (100 boards, γ
+# and i).
+browser --print-to-pdf="$out/report.pdf" --no-pdf-header-footer "file://$work/report.html" >/dev/null
+pdftotext -bbox -f 1 -l 1 "$out/report.pdf" "$work/report-words.html"
+beyond=$(awk -F'"' '/<page / { width = $2 } /<word / { if ($6 + 0 > width + 0.5) n++ } END { print n + 0 }' "$work/report-words.html")
+tens=$(grep -c '>10</word>' "$work/report-words.html" || true)
+captions=$(pdftotext "$out/report.pdf" - | grep -c '^layout:' || true)
+pages=$(pdfinfo "$out/report.pdf" | awk '/^Pages:/ { print $2 }')
+if [ "$beyond" != 0 ] || [ "$tens" -lt 4 ] || [ "$captions" != 200 ]; then
+    echo "report.pdf: $beyond words beyond the page's width (expected 0), $tens labels 10 on page 1" \
+        "(expected 4 or more), $captions diagrams (expected 200)" >&2
+    exit 1
+fi
+echo "$out/report.pdf: $pages pages, the whole heatmap on the first, all 200 diagrams printed"
 
 if $readme; then
     cd - >/dev/null

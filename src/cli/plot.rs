@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use queendom::picture::{read_table, Heatmap, PlotTable, Report, Tables};
+use queendom::picture::{read_table, Heatmap, PlotTable, Report, Scale, Tables};
 use queendom::search::Problem;
 
 use super::output::{check_whole, write_whole_to, Target};
@@ -12,9 +12,15 @@ use super::{usage, Failure};
 const PLOT_HELP: &str = "\
 TABLE is a csv, tsv or json table written by `queendom table` (of γ or of i: the problem column
   tells). With -i FILE, TABLE must be a γ table and FILE an i table: both are drawn side by side
-  (a board missing from one is a grey cell there), and cells where i > γ are framed in red. Cells
-  where the number equals the lower bound min(N, M, ⌈(N+M−2)/4⌉) carry a dot. Every layout is re-checked before drawing; a
-  file that is not such a table is refused (exit 2).
+  on the boards of either (a board missing from one is a grey cell, not computed, there), and
+  cells where i > γ are framed and marked with a corner triangle; --difference adds a panel of
+  i − γ. Cells where the number equals the lower bound min(N, M, ⌈(N+M−2)/4⌉) carry a dot. Every
+  layout is re-checked before drawing; a file that is not such a table is refused (exit 2).
+
+Colours: a value has one colour in every plot, pale yellow for 1 queen to dark violet for 18, on
+  a scale that reads in grey and for colour-blind readers. --range LO-HI spreads the colours over
+  LO to HI instead (more contrast for a small table); plots drawn with one --range compare cell by
+  cell. Every value must lie in the range.
 
 Output: -o FILE.svg or FILE.png (PNG: twice the SVG's size, at most 4096 pixels a side); `-` or
   no -o writes the SVG to stdout. An existing FILE is replaced only with --force, and only once
@@ -38,6 +44,12 @@ pub struct TableFiles {
     /// Title [default: names what is drawn].
     #[arg(long, value_name = "TEXT")]
     title: Option<String>,
+    /// The values the colours run over, palest to darkest [default: 1-18, the same in every plot].
+    #[arg(long, value_name = "LO-HI", value_parser = Scale::parse)]
+    range: Option<Scale>,
+    /// Also draw i − γ on every board of both tables (needs -i).
+    #[arg(long)]
+    difference: bool,
     /// Replace an existing output file.
     #[arg(long)]
     force: bool,
@@ -83,7 +95,12 @@ pub fn run_plot(args: PlotArgs) -> Result<(), Failure> {
     };
     check_whole(&destination, args.files.force)?;
     let tables = args.files.load()?;
-    let mut heatmap = Heatmap::new(&tables);
+    let mut heatmap = Heatmap::new(&tables)
+        .difference(args.files.difference)
+        .map_err(usage)?;
+    if let Some(scale) = args.files.range {
+        heatmap = heatmap.scale(scale).map_err(usage)?;
+    }
     if let Some(title) = &args.files.title {
         heatmap = heatmap.title(title.clone());
     }
@@ -123,7 +140,13 @@ pub fn run_report(args: ReportArgs) -> Result<(), Failure> {
         // A lone i table is listed as the only source; the order is γ, i otherwise.
         sources.truncate(1);
     }
-    let mut report = Report::new(&tables).sources(sources);
+    let mut report = Report::new(&tables)
+        .sources(sources)
+        .difference(args.files.difference)
+        .map_err(usage)?;
+    if let Some(scale) = args.files.range {
+        report = report.scale(scale).map_err(usage)?;
+    }
     if let Some(title) = &args.files.title {
         report = report.title(title.clone());
     }
@@ -162,12 +185,13 @@ impl TableFiles {
 fn load_table(path: &str) -> Result<PlotTable, Failure> {
     let bytes =
         std::fs::read(Path::new(path)).map_err(|e| usage(format!("cannot read {path}: {e}")))?;
-    // An xlsx workbook (a zip archive) is a format queendom writes for spreadsheets, not one it
-    // reads back: say so rather than "not UTF-8 text".
+    // An xlsx workbook (a zip archive) is a format queendom writes for spreadsheets but never
+    // reads back: say so, and what to give instead, rather than "not UTF-8 text".
     if bytes.starts_with(b"PK\x03\x04") {
         return Err(usage(format!(
-            "{path} is a zip archive (an xlsx workbook?): plot and report read the csv, tsv or json \
-             tables of `queendom table`, not workbooks; write one with -o FILE.csv"
+            "{path} is an xlsx workbook (or another zip archive): queendom writes xlsx but does not \
+             read it; plot and report read the csv, tsv or json tables of `queendom table` \
+             (write one with -o FILE.csv)"
         )));
     }
     read_table(&bytes).map_err(|e| usage(format!("{path}: {e}")))

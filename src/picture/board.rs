@@ -18,16 +18,17 @@ const DARK: Rgb = Rgb(181, 136, 99);
 const COVER_TINT: Rgb = Rgb(214, 64, 48);
 const COVER_WASH: f64 = 0.38;
 /// In a browser, pointing at a queen paints the squares it covers in this colour.
-const HOVER: &str = "#c0392b";
+pub(super) const HOVER: &str = "#c0392b";
 const QUEEN_LIGHT: Rgb = Rgb(156, 196, 110);
 const QUEEN_DARK: Rgb = Rgb(122, 166, 82);
-const LABEL: &str = "#444444";
-const FRAME: &str = "#5a4632";
+pub(super) const LABEL: &str = "#444444";
+pub(super) const FRAME: &str = "#5a4632";
 
 /// The queen in a 100 × 100 box: a band at the foot, a body rising to five points and a ball on
 /// each point, all wound the same way so that the fill is one shape and the outline shows the
 /// parts.
-const QUEEN_PATH: &str = "M22 80L12 36L28 60L30 26L42 56L50 20L58 56L70 26L72 60L88 36L78 80Z\
+pub(super) const QUEEN_PATH: &str =
+    "M22 80L12 36L28 60L30 26L42 56L50 20L58 56L70 26L72 60L88 36L78 80Z\
 M20 78H80L84 90H16Z\
 M5.5 36a6.5 6.5 0 1 1 13 0a6.5 6.5 0 1 1-13 0Z\
 M23.5 26a6.5 6.5 0 1 1 13 0a6.5 6.5 0 1 1-13 0Z\
@@ -52,7 +53,7 @@ impl SquareState {
         }
     }
 
-    fn fill(self, light: bool) -> Rgb {
+    pub(super) fn fill(self, light: bool) -> Rgb {
         let base = if light { LIGHT } else { DARK };
         match self {
             SquareState::Queen if light => QUEEN_LIGHT,

@@ -6,11 +6,12 @@ use std::fmt::Write;
 
 use thiserror::Error;
 
+use super::palette::{oklch, Scale};
 use super::png::svg_to_png;
 use super::svg::{self, num, text, Anchor, Rgb};
 use super::table_file::PlotTable;
 use super::{board_anchor, PictureError};
-use crate::board::Board;
+use crate::board::{Board, Layout};
 use crate::search::Problem;
 
 /// The lower bound on γ(N×M), and so on i(N×M) ≥ γ(N×M), that issue 12 asks the pictures to mark:
@@ -101,14 +102,35 @@ impl Tables {
         boards
     }
 
-    fn value_range(&self) -> (usize, usize) {
-        let values: Vec<usize> = self
-            .iter()
-            .flat_map(|t| t.layouts.values().map(|l| l.len()))
-            .collect();
-        let min = values.iter().copied().min().unwrap_or(0);
-        let max = values.iter().copied().max().unwrap_or(0);
-        (min, max)
+    /// The row counts of either table, smallest first: both panels are drawn on this extent.
+    pub fn row_sizes(&self) -> Vec<usize> {
+        let mut sizes: Vec<usize> = self.iter().flat_map(PlotTable::row_sizes).collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        sizes
+    }
+
+    /// The column counts of either table, smallest first.
+    pub fn col_sizes(&self) -> Vec<usize> {
+        let mut sizes: Vec<usize> = self.iter().flat_map(PlotTable::col_sizes).collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        sizes
+    }
+
+    /// i − γ on `board`, if it is in both tables.
+    pub fn difference(&self, board: Board) -> Option<usize> {
+        let g = self.gamma.as_ref()?.value(board)?;
+        let i = self.independent.as_ref()?.value(board)?;
+        Some(i - g)
+    }
+
+    /// The largest number in either table.
+    fn max_value(&self) -> usize {
+        self.iter()
+            .flat_map(|t| t.layouts.values().map(Layout::len))
+            .max()
+            .unwrap_or(0)
     }
 }
 
@@ -120,36 +142,49 @@ pub fn symbol(problem: Problem) -> &'static str {
     }
 }
 
-/// From few queens (pale yellow) to many (deep indigo), evenly spaced stops of rising darkness so
-/// that the order reads without the legend.
-const SCALE: [Rgb; 5] = [
-    Rgb(255, 243, 176),
-    Rgb(184, 225, 134),
-    Rgb(92, 184, 154),
-    Rgb(59, 127, 176),
-    Rgb(58, 52, 128),
-];
-const MISSING: Rgb = Rgb(230, 230, 230);
-const ODD_FRAME: &str = "#e41a1c";
+/// A board that is not in a table: light grey with a diagonal stroke, so that it reads as "no
+/// number here" without relying on the grey alone.
+const MISSING: Rgb = Rgb(222, 222, 222);
+const MISSING_STROKE: &str = "#9a9a9a";
 const GRID_LINE: &str = "#ffffff";
+/// The i > γ mark is drawn in both of these, a dark line outside a white one, so that one of them
+/// stands out on any cell: the palette runs from nearly white to nearly black, and no single
+/// colour keeps 3:1 against both ends (the old red frame had 1.2-1.7:1 on the mid-blue cells).
+const MARK_DARK: Rgb = Rgb(17, 17, 17);
+const MARK_LIGHT: Rgb = Rgb(255, 255, 255);
 
-fn scale_colour(value: usize, (min, max): (usize, usize)) -> Rgb {
-    let t = if max > min {
-        (value - min) as f64 / (max - min) as f64
-    } else {
-        0.5
-    };
-    let pos = t * (SCALE.len() - 1) as f64;
-    let i = (pos.floor() as usize).min(SCALE.len() - 2);
-    SCALE[i].mix(SCALE[i + 1], pos - i as f64)
+/// The colour of i − γ in the difference panel: near-white for 0 (nothing to see), then oranges
+/// darkening with the difference, a hue the value scale never takes.
+pub fn difference_colour(difference: usize) -> Rgb {
+    if difference == 0 {
+        return Rgb(247, 247, 247);
+    }
+    let step = (difference - 1).min(3) as f64;
+    oklch(0.85 - 0.15 * step, 0.15, 60.0)
 }
 
-/// The heatmap picture of one or two tables.
+/// Why a heatmap cannot be drawn as asked.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum HeatmapError {
+    #[error("{symbol}({board}) = {value} lies outside the range {scale}: give a range that holds every value")]
+    OutsideScale {
+        symbol: &'static str,
+        board: Board,
+        value: usize,
+        scale: Scale,
+    },
+    #[error("the i − γ map needs a γ table and an i table (TABLE -i TABLE)")]
+    DifferenceNeedsBoth,
+}
+
+/// The heatmap picture of one or two tables, and optionally of i − γ.
 #[derive(Debug, Clone)]
 pub struct Heatmap<'a> {
     tables: &'a Tables,
     title: Option<String>,
     link_cells: bool,
+    scale: Scale,
+    difference: bool,
 }
 
 const PAD: f64 = 14.0;
@@ -161,11 +196,18 @@ const LEGEND_TEXT: f64 = 12.0;
 const LEGEND_BOX: f64 = 22.0;
 const LEGEND_LINE: f64 = 26.0;
 
-/// Where one table's grid goes.
+/// What a panel shows: one table's numbers, or i − γ.
+#[derive(Clone, Copy)]
+enum PanelKind<'a> {
+    Table(&'a PlotTable),
+    Difference,
+}
+
+/// Where one grid goes.
 struct Panel<'a> {
-    table: &'a PlotTable,
-    rows: Vec<usize>,
-    cols: Vec<usize>,
+    kind: PanelKind<'a>,
+    /// Its name and how many boards it holds, when there are several panels.
+    name: String,
     /// Top of the panel's name (or of its column labels, when it has no name).
     top: f64,
     /// Left edge of the row labels.
@@ -175,12 +217,30 @@ struct Panel<'a> {
     grid_y: f64,
 }
 
+/// Sizes shared by every cell.
+struct CellSizes {
+    cell: f64,
+    value: f64,
+    axis: f64,
+}
+
+fn plural(count: usize, what: &str) -> String {
+    if count == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{count} {what}s")
+    }
+}
+
 impl<'a> Heatmap<'a> {
+    /// The heatmap on the default scale (stretched only if a value is above its top).
     pub fn new(tables: &'a Tables) -> Heatmap<'a> {
         Heatmap {
             tables,
             title: None,
             link_cells: false,
+            scale: Scale::covering(tables.max_value()),
+            difference: false,
         }
     }
 
@@ -197,6 +257,34 @@ impl<'a> Heatmap<'a> {
         self
     }
 
+    /// Colour the values on `scale` instead of the default one: plots drawn on one scale can be
+    /// compared cell by cell. Every value must lie on it.
+    pub fn scale(mut self, scale: Scale) -> Result<Heatmap<'a>, HeatmapError> {
+        for table in self.tables.iter() {
+            for (&board, layout) in &table.layouts {
+                if !scale.contains(layout.len()) {
+                    return Err(HeatmapError::OutsideScale {
+                        symbol: symbol(table.problem),
+                        board,
+                        value: layout.len(),
+                        scale,
+                    });
+                }
+            }
+        }
+        self.scale = scale;
+        Ok(self)
+    }
+
+    /// Add a panel of i − γ on every board of both tables.
+    pub fn difference(mut self, difference: bool) -> Result<Heatmap<'a>, HeatmapError> {
+        if difference && (self.tables.gamma.is_none() || self.tables.independent.is_none()) {
+            return Err(HeatmapError::DifferenceNeedsBoth);
+        }
+        self.difference = difference;
+        Ok(self)
+    }
+
     fn default_title(&self) -> String {
         match (&self.tables.gamma, &self.tables.independent) {
             (Some(_), Some(_)) => {
@@ -207,55 +295,84 @@ impl<'a> Heatmap<'a> {
         }
     }
 
-    fn subtitle(&self) -> String {
-        let boards = self.tables.boards().len();
-        let plural = if boards == 1 { "" } else { "s" };
-        format!("rows N down, columns M across; {boards} board{plural}")
+    fn kinds(&self) -> Vec<PanelKind<'a>> {
+        let mut kinds: Vec<PanelKind> = self.tables.iter().map(PanelKind::Table).collect();
+        if self.difference {
+            kinds.push(PanelKind::Difference);
+        }
+        kinds
     }
 
-    /// The picture as a standalone SVG document.
+    /// How many boards a panel has a number for.
+    fn count(&self, kind: PanelKind) -> usize {
+        match kind {
+            PanelKind::Table(t) => t.layouts.len(),
+            PanelKind::Difference => self
+                .tables
+                .boards()
+                .into_iter()
+                .filter(|&b| self.tables.difference(b).is_some())
+                .count(),
+        }
+    }
+
+    fn subtitle(&self, panels: usize) -> String {
+        if panels == 1 {
+            let boards = self.tables.boards().len();
+            format!("rows N down, columns M across; {}", plural(boards, "board"))
+        } else {
+            "rows N down, columns M across".to_string()
+        }
+    }
+
+    /// The picture as a standalone SVG document. It has a viewBox, so that a page can scale it
+    /// (the report does, to fit the screen and the paper).
     pub fn svg(&self) -> String {
-        let tables: Vec<&PlotTable> = self.tables.iter().collect();
-        let range = self.tables.value_range();
-        let longest = tables
-            .iter()
-            .map(|t| t.row_sizes().len().max(t.col_sizes().len()))
-            .max()
-            .unwrap_or(1) as f64;
+        let kinds = self.kinds();
+        let rows = self.tables.row_sizes();
+        let cols = self.tables.col_sizes();
+        let longest = rows.len().max(cols.len()).max(1) as f64;
         let cell = (520.0 / longest).round().clamp(24.0, 44.0);
-        let value_size = (cell * 0.42).round();
-        let axis_size = (cell * 0.36).clamp(10.0, 14.0);
-        let row_label_width = svg::text_width("32", axis_size) + 10.0;
+        let sizes = CellSizes {
+            cell,
+            value: (cell * 0.42).round(),
+            axis: (cell * 0.36).clamp(10.0, 14.0),
+        };
+        let row_label_width = svg::text_width("32", sizes.axis) + 10.0;
+        let grid_width = cols.len() as f64 * cell;
+        let grid_height = rows.len() as f64 * cell;
 
         let top = PAD + TITLE * 1.5 + SUBTITLE * 1.8;
-        // One table needs no name above its grid: the title says what it is.
-        let panel_title = if tables.len() > 1 {
-            PANEL_TITLE * 1.8
-        } else {
-            0.0
-        };
+        // One panel needs no name above its grid: the title says what it is.
+        let named = kinds.len() > 1;
+        let panel_title = if named { PANEL_TITLE * 1.8 } else { 0.0 };
         // Grids wider than tall (few rows, many columns) go one above the other, the others side
         // by side, so that the picture stays closer to a page than to a strip.
-        let stacked = tables
-            .iter()
-            .any(|t| t.col_sizes().len() > t.row_sizes().len());
+        let stacked = cols.len() > rows.len();
         let mut panels = Vec::new();
         let (mut x, mut y) = (PAD, top);
-        for &table in &tables {
-            let rows = table.row_sizes();
-            let cols = table.col_sizes();
-            let grid_x = x + row_label_width;
-            let grid_y = y + panel_title + axis_size * 1.8;
-            if stacked {
-                y = grid_y + rows.len() as f64 * cell + PANEL_GAP;
+        for kind in kinds.iter().copied() {
+            let count = plural(self.count(kind), "board");
+            let name = match kind {
+                PanelKind::Table(t) => format!("{}(N×M) · {count}", symbol(t.problem)),
+                PanelKind::Difference => format!("i − γ · {count}"),
+            };
+            let name_width = if named {
+                svg::text_width(&name, PANEL_TITLE)
             } else {
-                x = grid_x + cols.len() as f64 * cell + PANEL_GAP;
+                0.0
+            };
+            let grid_x = x + row_label_width;
+            let grid_y = y + panel_title + sizes.axis * 1.8;
+            if stacked {
+                y = grid_y + grid_height + PANEL_GAP;
+            } else {
+                x = (grid_x + grid_width).max(x + name_width) + PANEL_GAP;
             }
             panels.push(Panel {
-                table,
-                rows,
-                cols,
-                top: grid_y - panel_title - axis_size * 1.8,
+                kind,
+                name,
+                top: grid_y - panel_title - sizes.axis * 1.8,
                 x: grid_x - row_label_width,
                 grid_x,
                 grid_y,
@@ -263,32 +380,46 @@ impl<'a> Heatmap<'a> {
         }
         let panels_right = panels
             .iter()
-            .map(|p| p.grid_x + p.cols.len() as f64 * cell)
+            .map(|p| {
+                let name = if named {
+                    p.x + svg::text_width(&p.name, PANEL_TITLE)
+                } else {
+                    0.0
+                };
+                (p.grid_x + grid_width).max(name)
+            })
             .fold(0.0, f64::max);
         let grid_bottom = panels
             .iter()
-            .map(|p| p.grid_y + p.rows.len() as f64 * cell)
+            .map(|p| p.grid_y + grid_height)
             .fold(0.0, f64::max);
 
         let title = self.title.clone().unwrap_or_else(|| self.default_title());
-        let subtitle = self.subtitle();
+        let subtitle = self.subtitle(panels.len());
         let legend = self.legend_items();
+        let scales = self.legend_scales();
         let legend_y = grid_bottom + 20.0;
-        let values_width = LEGEND_BOX * (range.1 - range.0 + 1) as f64
-            + svg::text_width("queens ", LEGEND_TEXT)
+        let scales_width = scales
+            .iter()
+            .map(|(label, values)| {
+                svg::text_width(label, LEGEND_TEXT) + 8.0 + LEGEND_BOX * values.len() as f64
+            })
+            .fold(0.0, f64::max)
             + 8.0;
         let legend_width = legend
             .iter()
             .map(|(_, label)| LEGEND_BOX + 8.0 + svg::text_width(label, LEGEND_TEXT))
-            .fold(values_width, f64::max);
+            .fold(scales_width, f64::max);
         let content_right = panels_right
             .max(PAD + svg::text_width(&title, TITLE))
             .max(PAD + svg::text_width(&subtitle, SUBTITLE))
             .max(PAD + legend_width);
         let width = (content_right + PAD).ceil();
-        let height = (legend_y + LEGEND_LINE * (1 + legend.len()) as f64 + PAD).ceil();
+        let lines = scales.len() + legend.len();
+        let height = (legend_y + LEGEND_LINE * lines as f64 + PAD).ceil();
 
-        let description = tables
+        let description = self
+            .tables
             .iter()
             .map(|t| format!("{} table of {} boards", t.problem, t.layouts.len()))
             .collect::<Vec<_>>()
@@ -316,26 +447,28 @@ impl<'a> Heatmap<'a> {
         out.push_str("</g>\n");
 
         for panel in &panels {
-            self.write_panel(&mut out, panel, cell, value_size, axis_size, range);
+            self.write_panel(&mut out, panel, named, &rows, &cols, &sizes);
         }
-        self.write_legend(&mut out, &legend, legend_y, range);
+        self.write_legend(&mut out, &scales, &legend, legend_y);
         svg::close(&mut out);
         out
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn write_panel(
         &self,
         out: &mut String,
         panel: &Panel,
-        cell: f64,
-        value_size: f64,
-        axis_size: f64,
-        range: (usize, usize),
+        named: bool,
+        rows: &[usize],
+        cols: &[usize],
+        sizes: &CellSizes,
     ) {
-        let problem = panel.table.problem;
-        let _ = writeln!(out, "<g class=\"panel {}\">", problem.name());
-        if self.tables.gamma.is_some() && self.tables.independent.is_some() {
+        let class = match panel.kind {
+            PanelKind::Table(t) => t.problem.name(),
+            PanelKind::Difference => "difference",
+        };
+        let _ = writeln!(out, "<g class=\"panel {class}\">");
+        if named {
             text(
                 out,
                 panel.x,
@@ -343,77 +476,95 @@ impl<'a> Heatmap<'a> {
                 PANEL_TITLE,
                 Anchor::Start,
                 "#111111",
-                &format!("{}(N×M)", symbol(problem)),
+                &panel.name,
             );
         }
-        let label_y = panel.grid_y - axis_size * 0.9;
+        let cell = sizes.cell;
+        let label_y = panel.grid_y - sizes.axis * 0.9;
         text(
             out,
             panel.grid_x - 6.0,
             label_y,
-            axis_size,
+            sizes.axis,
             Anchor::End,
             "#777777",
             "N\\M",
         );
         out.push_str("<g class=\"column-labels\">\n");
-        for (j, m) in panel.cols.iter().enumerate() {
+        for (j, m) in cols.iter().enumerate() {
             let x = panel.grid_x + (j as f64 + 0.5) * cell;
             text(
                 out,
                 x,
                 label_y,
-                axis_size,
+                sizes.axis,
                 Anchor::Middle,
                 "#444444",
                 &m.to_string(),
             );
         }
         out.push_str("</g>\n<g class=\"row-labels\">\n");
-        for (i, n) in panel.rows.iter().enumerate() {
+        for (i, n) in rows.iter().enumerate() {
             let y = panel.grid_y + (i as f64 + 0.5) * cell;
             text(
                 out,
                 panel.grid_x - 6.0,
                 y,
-                axis_size,
+                sizes.axis,
                 Anchor::End,
                 "#444444",
                 &n.to_string(),
             );
         }
         out.push_str("</g>\n<g class=\"cells\">\n");
-        for (i, &n) in panel.rows.iter().enumerate() {
-            for (j, &m) in panel.cols.iter().enumerate() {
+        for (i, &n) in rows.iter().enumerate() {
+            for (j, &m) in cols.iter().enumerate() {
                 let board = Board::new(n, m).expect("sizes come from boards");
                 let x = panel.grid_x + j as f64 * cell;
                 let y = panel.grid_y + i as f64 * cell;
-                self.write_cell(out, panel.table, board, x, y, cell, value_size, range);
+                self.write_cell(out, panel.kind, board, x, y, sizes);
             }
         }
         out.push_str("</g>\n</g>\n");
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn write_cell(
         &self,
         out: &mut String,
-        table: &PlotTable,
+        kind: PanelKind,
         board: Board,
         x: f64,
         y: f64,
-        cell: f64,
-        value_size: f64,
-        range: (usize, usize),
+        sizes: &CellSizes,
     ) {
-        let Some(value) = table.value(board) else {
+        let cell = sizes.cell;
+        let (value, colour, name) = match kind {
+            PanelKind::Table(t) => {
+                let value = t.value(board);
+                let name = symbol(t.problem);
+                (value, value.map(|v| self.scale.colour(v)), name)
+            }
+            PanelKind::Difference => {
+                let value = self.tables.difference(board);
+                (value, value.map(difference_colour), "i − γ")
+            }
+        };
+        let board_name = format!("{}×{}", board.rows(), board.cols());
+        let (Some(value), Some(colour)) = (value, colour) else {
             let _ = writeln!(
                 out,
-                r#"<rect class="cell missing" x="{}" y="{}" width="{c}" height="{c}" fill="{}" stroke="{GRID_LINE}"/>"#,
+                r#"<rect class="cell missing" data-board="{board}" x="{}" y="{}" width="{c}" height="{c}" fill="{}" stroke="{GRID_LINE}"><title>{name}({board_name}): not computed</title></rect>"#,
                 num(x),
                 num(y),
                 MISSING.hex(),
                 c = num(cell),
+            );
+            let _ = writeln!(
+                out,
+                r#"<path d="M{} {}l{d} -{d}" stroke="{MISSING_STROKE}" stroke-width="1"/>"#,
+                num(x + cell * 0.3),
+                num(y + cell * 0.7),
+                d = num(cell * 0.4),
             );
             return;
         };
@@ -422,16 +573,16 @@ impl<'a> Heatmap<'a> {
         if link {
             let _ = writeln!(out, r##"<a href="#{}">"##, board_anchor(board));
         }
-        let colour = scale_colour(value, range);
+        let title = match kind {
+            PanelKind::Table(_) => format!("{name}({board_name}) = {value}"),
+            PanelKind::Difference => format!("i({board_name}) − γ({board_name}) = {value}"),
+        };
         let _ = writeln!(
             out,
-            r#"<rect class="cell" data-board="{board}" data-value="{value}" x="{}" y="{}" width="{c}" height="{c}" fill="{}" stroke="{GRID_LINE}"><title>{}({}×{}) = {value}</title></rect>"#,
+            r#"<rect class="cell" data-board="{board}" data-value="{value}" x="{}" y="{}" width="{c}" height="{c}" fill="{}" stroke="{GRID_LINE}"><title>{title}</title></rect>"#,
             num(x),
             num(y),
             colour.hex(),
-            symbol(table.problem),
-            board.rows(),
-            board.cols(),
             c = num(cell),
         );
         let ink = if colour.is_light() {
@@ -443,25 +594,48 @@ impl<'a> Heatmap<'a> {
             out,
             x + cell / 2.0,
             y + cell / 2.0,
-            value_size,
+            sizes.value,
             Anchor::Middle,
             ink,
             &value.to_string(),
         );
-        if value == known_lower_bound(board) {
-            bound_dot(
-                out,
-                x + cell * 0.17,
-                y + cell * 0.17,
-                (cell * 0.09).max(2.5),
-            );
-        }
-        if self.tables.independent_above_gamma(board) {
-            odd_frame(out, x, y, cell);
+        if let PanelKind::Table(_) = kind {
+            if value == known_lower_bound(board) {
+                bound_dot(
+                    out,
+                    x + cell * 0.17,
+                    y + cell * 0.17,
+                    (cell * 0.09).max(2.5),
+                );
+            }
+            if self.tables.independent_above_gamma(board) {
+                odd_mark(out, x, y, cell);
+            }
         }
         if link {
             out.push_str("</a>\n");
         }
+    }
+
+    /// The colour keys: the value scale, and i − γ's when it is drawn.
+    fn legend_scales(&self) -> Vec<(String, Vec<(usize, Rgb)>)> {
+        let values = (self.scale.lo()..=self.scale.hi())
+            .map(|v| (v, self.scale.colour(v)))
+            .collect();
+        let mut scales = vec![("queens".to_string(), values)];
+        if self.difference {
+            let largest = self
+                .tables
+                .boards()
+                .into_iter()
+                .filter_map(|b| self.tables.difference(b))
+                .max()
+                .unwrap_or(0)
+                .max(2);
+            let values = (0..=largest).map(|d| (d, difference_colour(d))).collect();
+            scales.push(("i − γ".to_string(), values));
+        }
+        scales
     }
 
     fn legend_items(&self) -> Vec<(LegendMark, String)> {
@@ -472,12 +646,13 @@ impl<'a> Heatmap<'a> {
         if self.tables.gamma.is_some() && self.tables.independent.is_some() {
             items.push((LegendMark::OddFrame, "i > γ on this board".to_string()));
         }
+        let cells = self.tables.row_sizes().len() * self.tables.col_sizes().len();
         let missing = self
-            .tables
-            .iter()
-            .any(|t| t.row_sizes().len() * t.col_sizes().len() > t.layouts.len());
+            .kinds()
+            .into_iter()
+            .any(|kind| self.count(kind) < cells);
         if missing {
-            items.push((LegendMark::Missing, "board not in the table".to_string()));
+            items.push((LegendMark::Missing, "not computed".to_string()));
         }
         items
     }
@@ -485,50 +660,66 @@ impl<'a> Heatmap<'a> {
     fn write_legend(
         &self,
         out: &mut String,
+        scales: &[(String, Vec<(usize, Rgb)>)],
         items: &[(LegendMark, String)],
         y: f64,
-        range: (usize, usize),
     ) {
         out.push_str("<g class=\"legend\">\n");
-        let label = "queens";
-        text(
-            out,
-            PAD,
-            y + LEGEND_BOX / 2.0,
-            LEGEND_TEXT,
-            Anchor::Start,
-            "#222222",
-            label,
-        );
-        let mut x = PAD + svg::text_width("queens ", LEGEND_TEXT) + 8.0;
-        for value in range.0..=range.1 {
-            let colour = scale_colour(value, range);
-            let _ = writeln!(
-                out,
-                r#"<rect class="scale" x="{}" y="{}" width="{LEGEND_BOX}" height="{LEGEND_BOX}" fill="{}"/>"#,
-                num(x),
-                num(y),
-                colour.hex()
-            );
-            let ink = if colour.is_light() {
-                "#111111"
-            } else {
-                "#ffffff"
-            };
+        let label_width = scales
+            .iter()
+            .map(|(label, _)| svg::text_width(label, LEGEND_TEXT))
+            .fold(0.0, f64::max)
+            + 8.0;
+        for (k, (label, values)) in scales.iter().enumerate() {
+            let y = y + LEGEND_LINE * k as f64;
             text(
                 out,
-                x + LEGEND_BOX / 2.0,
+                PAD,
                 y + LEGEND_BOX / 2.0,
                 LEGEND_TEXT,
-                Anchor::Middle,
-                ink,
-                &value.to_string(),
+                Anchor::Start,
+                "#222222",
+                label,
             );
-            x += LEGEND_BOX;
+            let mut x = PAD + label_width;
+            for &(value, colour) in values {
+                let _ = writeln!(
+                    out,
+                    r#"<rect class="scale" x="{}" y="{}" width="{LEGEND_BOX}" height="{LEGEND_BOX}" fill="{}"/>"#,
+                    num(x),
+                    num(y),
+                    colour.hex()
+                );
+                let ink = if colour.is_light() {
+                    "#111111"
+                } else {
+                    "#ffffff"
+                };
+                // Two-digit values in a 22-pixel box: a smaller size keeps them inside, and
+                // every value of the key is set at the same size.
+                let widest = values.last().map_or(0, |&(v, _)| v);
+                let size = if widest >= 10 {
+                    LEGEND_TEXT * 0.8
+                } else {
+                    LEGEND_TEXT
+                };
+                text(
+                    out,
+                    x + LEGEND_BOX / 2.0,
+                    y + LEGEND_BOX / 2.0,
+                    size,
+                    Anchor::Middle,
+                    ink,
+                    &value.to_string(),
+                );
+                x += LEGEND_BOX;
+            }
         }
+        let sample = self
+            .scale
+            .colour(self.scale.lo() + (self.scale.hi() - self.scale.lo()) / 3);
         for (k, (mark, label)) in items.iter().enumerate() {
-            let y = y + LEGEND_LINE * (k + 1) as f64;
-            let sample = Rgb(184, 225, 134);
+            let y = y + LEGEND_LINE * (scales.len() + k) as f64;
             let fill = if *mark == LegendMark::Missing {
                 MISSING
             } else {
@@ -548,8 +739,16 @@ impl<'a> Heatmap<'a> {
                     y + LEGEND_BOX * 0.2,
                     LEGEND_BOX * 0.1,
                 ),
-                LegendMark::OddFrame => odd_frame(out, PAD, y, LEGEND_BOX),
-                LegendMark::Missing => {}
+                LegendMark::OddFrame => odd_mark(out, PAD, y, LEGEND_BOX),
+                LegendMark::Missing => {
+                    let _ = writeln!(
+                        out,
+                        r#"<path d="M{} {}l{d} -{d}" stroke="{MISSING_STROKE}" stroke-width="1"/>"#,
+                        num(PAD + LEGEND_BOX * 0.3),
+                        num(y + LEGEND_BOX * 0.7),
+                        d = num(LEGEND_BOX * 0.4),
+                    );
+                }
             }
             text(
                 out,
@@ -587,19 +786,31 @@ fn bound_dot(out: &mut String, cx: f64, cy: f64, r: f64) {
     );
 }
 
-fn odd_frame(out: &mut String, x: f64, y: f64, cell: f64) {
+/// The i > γ mark: a frame of a dark line outside a white one (one of the two stands out on any
+/// cell colour), and a dark corner triangle in the top-right corner, a second cue that needs no
+/// colour at all (the bound's dot sits in the top-left one).
+fn odd_mark(out: &mut String, x: f64, y: f64, cell: f64) {
+    let corner = (cell * 0.3).round();
     let _ = writeln!(
         out,
-        r#"<rect class="i-above-gamma" x="{}" y="{}" width="{w}" height="{w}" fill="none" stroke="{ODD_FRAME}" stroke-width="3"/>"#,
-        num(x + 2.5),
-        num(y + 2.5),
-        w = num(cell - 5.0),
+        r#"<g class="i-above-gamma"><rect x="{}" y="{}" width="{w}" height="{w}" fill="none" stroke="{dark}" stroke-width="3"/><rect x="{}" y="{}" width="{v}" height="{v}" fill="none" stroke="{light}" stroke-width="1.5"/><path d="M{} {}h-{corner}l{corner} {corner}z" fill="{dark}" stroke="{light}" stroke-width="1"/></g>"#,
+        num(x + 1.5),
+        num(y + 1.5),
+        num(x + 3.75),
+        num(y + 3.75),
+        num(x + cell - 3.0),
+        num(y + 3.0),
+        w = num(cell - 3.0),
+        v = num(cell - 7.5),
+        dark = MARK_DARK.hex(),
+        light = MARK_LIGHT.hex(),
     );
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::picture::palette::{contrast, deuteranopia, ramp};
 
     #[test]
     fn lower_bound_of_small_boards() {
@@ -611,10 +822,30 @@ mod tests {
         assert_eq!(b(3, 5), 2);
     }
 
+    /// WCAG contrast of the i > γ mark against every colour a cell can have, as seen with
+    /// normal vision and with deuteranopia: at least 3:1 (the mark's dark or its white line).
     #[test]
-    fn colours_rise_with_the_value() {
-        assert_eq!(scale_colour(1, (1, 9)), SCALE[0]);
-        assert_eq!(scale_colour(9, (1, 9)), SCALE[4]);
-        assert_eq!(scale_colour(5, (1, 9)), SCALE[2]);
+    fn the_i_above_gamma_mark_stands_out_on_every_cell() {
+        let mut cells: Vec<Rgb> = (0..=100).map(|k| ramp(k as f64 / 100.0)).collect();
+        cells.extend((0..=8).map(difference_colour));
+        cells.push(MISSING);
+        for seen in [(|c| c) as fn(Rgb) -> Rgb, deuteranopia] {
+            for &cell in &cells {
+                let cell = seen(cell);
+                let best = contrast(seen(MARK_DARK), cell).max(contrast(seen(MARK_LIGHT), cell));
+                assert!(best >= 3.0, "{cell:?}: {best:.2}");
+            }
+        }
+        // The old red frame, for the record: below 3:1 on mid-scale cells.
+        assert!(contrast(Rgb(0xe4, 0x1a, 0x1c), ramp(0.6)) < 3.0);
+    }
+
+    #[test]
+    fn differences_are_told_apart_from_values() {
+        let values: Vec<Rgb> = (1..=18).map(|v| Scale::DEFAULT.colour(v)).collect();
+        for d in 1..=4 {
+            assert!(!values.contains(&difference_colour(d)));
+        }
+        assert!(difference_colour(1).is_light() || difference_colour(2).is_light());
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod heatmap;
+pub mod palette;
 mod png;
 pub mod report;
 mod svg;
@@ -12,7 +13,8 @@ pub mod table_file;
 use thiserror::Error;
 
 pub use board::BoardPicture;
-pub use heatmap::{known_lower_bound, Heatmap, Tables, TablesError};
+pub use heatmap::{known_lower_bound, Heatmap, HeatmapError, Tables, TablesError};
+pub use palette::{Scale, ScaleError};
 pub use png::{svg_to_png, PNG_SCALE};
 pub use report::Report;
 pub use table_file::{read_table, PlotTable, TableFileError};

@@ -315,7 +315,7 @@ fn outputs_are_replaced_only_with_force() {
         .stdout(predicate::str::is_empty());
     let html = fs::read_to_string(dir.path().join("r.html")).unwrap();
     assert_eq!(html.matches("<details").count(), 42);
-    assert_eq!(html.matches("<svg").count(), 1 + 2 * 42);
+    assert_eq!(html.matches("class=\"diagram\"").count(), 2 * 42);
     assert!(html.contains("<code>g.csv</code>") && html.contains("<code>i.csv</code>"));
     let options = roxmltree::ParsingOptions {
         allow_dtd: true,
@@ -441,7 +441,11 @@ fn plot_and_report_say_what_they_wrote_and_refuse_workbooks_by_name() {
         .arg(&workbook)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("xlsx workbook").and(predicate::str::contains("csv")));
+        .stderr(
+            predicate::str::contains("xlsx workbook")
+                .and(predicate::str::contains("writes xlsx but does not read it"))
+                .and(predicate::str::contains("csv, tsv or json")),
+        );
 }
 
 #[test]
@@ -454,4 +458,76 @@ fn count_pictures_refuse_a_dash_for_a_directory() {
         .code(2)
         .stderr(predicate::str::contains("not `-`"));
     assert!(!dir.path().join("-").exists());
+}
+
+#[test]
+fn plot_takes_a_range_and_a_difference_map_and_refuses_bad_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    make_tables(dir.path());
+    for (args, message) in [
+        (vec!["--range", "5-2"], "LO must be below HI"),
+        (
+            vec!["--range", "x"],
+            "'x' is not a range of values: write LO-HI",
+        ),
+        (vec!["--range", "1-40"], "reaches beyond 32"),
+        (
+            vec!["--range", "2-6"],
+            "γ(1x1) = 1 lies outside the range 2-6",
+        ),
+        (vec!["--difference"], "needs a γ table and an i table"),
+    ] {
+        for command in ["plot", "report"] {
+            refused(
+                queendom()
+                    .args([command, "g.csv"])
+                    .args(&args)
+                    .current_dir(dir.path()),
+                message,
+            );
+        }
+    }
+    let out = queendom()
+        .args([
+            "plot",
+            "g.csv",
+            "-i",
+            "i.csv",
+            "--range",
+            "1-4",
+            "--difference",
+        ])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    let svg = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert_eq!(count_class(&svg, "panel"), 3);
+    assert_eq!(count_class(&svg, "scale"), 4 + 3, "1-4, and i − γ 0-2");
+}
+
+#[test]
+fn plot_draws_tables_of_different_extents_on_the_larger_one() {
+    let dir = tempfile::tempdir().unwrap();
+    make_tables(dir.path());
+    queendom()
+        .args([
+            "table", "--rows", "1-4", "--cols", "1-4", "-i", "-o", "i4.csv",
+        ])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    let out = queendom()
+        .args(["plot", "g.csv", "-i", "i4.csv"])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    let svg = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert_eq!(count_class(&svg, "cell"), 2 * 42, "both panels 6×7");
+    assert_eq!(
+        count_class(&svg, "missing"),
+        42 - 16,
+        "the i panel's boards beyond 4×4"
+    );
+    assert!(svg.contains("γ(N×M) · 42 boards") && svg.contains("i(N×M) · 16 boards"));
+    assert!(svg.contains("not computed"));
 }

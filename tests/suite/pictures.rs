@@ -5,7 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use queendom::picture::{
-    known_lower_bound, BoardPicture, Heatmap, PlotTable, Report, Tables, TablesError, PNG_SCALE,
+    known_lower_bound, BoardPicture, Heatmap, HeatmapError, PlotTable, Report, Scale, Tables,
+    TablesError, PNG_SCALE,
 };
 use queendom::{solve, Board, Layout, Problem, SearchOptions, Square};
 use roxmltree::{Document, Node};
@@ -57,6 +58,12 @@ fn number(node: &Node, attribute: &str) -> f64 {
         .unwrap_or_else(|| panic!("no {attribute}"))
         .parse()
         .unwrap()
+}
+
+fn with_class_in(node: &Node, class: &str) -> usize {
+    node.descendants()
+        .filter(|n| n.is_element() && has_class(n, class))
+        .count()
 }
 
 fn texts_in(group: &Node) -> Vec<String> {
@@ -500,14 +507,22 @@ fn report_is_one_parsable_page_with_a_diagram_per_board() {
             .collect();
         assert_eq!(details.len(), boards);
         for d in &details {
-            let svgs = d.descendants().filter(|n| n.has_tag_name("svg")).count();
-            assert_eq!(svgs, per_board);
+            assert_eq!(with_class_in(d, "diagram"), per_board);
             assert!(d.children().any(|n| n.has_tag_name("summary")));
         }
-        let svgs = doc.descendants().filter(|n| n.has_tag_name("svg")).count();
-        assert_eq!(svgs, 1 + boards * per_board, "the heatmap and the diagrams");
+        assert_eq!(with_class(&doc, "diagram").len(), boards * per_board);
+        let queens: usize = tables
+            .iter()
+            .map(|t| t.layouts.values().map(Layout::len).sum::<usize>())
+            .sum();
+        assert_eq!(
+            with_class(&doc, "q").len(),
+            queens,
+            "a queen drawn per queen"
+        );
 
-        // Every link lands on an element of the page; every board's diagrams are linked.
+        // Every link lands on an element of the page; every board's diagrams are linked; every
+        // shared piece a diagram uses is on the page.
         let ids: BTreeSet<&str> = doc
             .descendants()
             .filter_map(|n| n.attribute("id"))
@@ -518,11 +533,19 @@ fn report_is_one_parsable_page_with_a_diagram_per_board() {
             .map(|n| n.attribute("href").unwrap())
             .collect();
         assert!(links.len() >= boards);
-        for link in &links {
+        let paints: Vec<&str> = doc
+            .descendants()
+            .filter_map(|n| n.attribute("fill"))
+            .filter_map(|f| f.strip_prefix("url(")?.strip_suffix(')'))
+            .collect();
+        assert!(paints.len() >= boards * per_board * 4);
+        for link in links.iter().chain(&paints) {
             let id = link.strip_prefix('#').expect("only links within the page");
             assert!(ids.contains(id), "{link} leads nowhere");
         }
-        assert!(!html.contains("<script") && !html.contains("src=") && !html.contains("url("));
+        // Nothing is fetched: the only url() are references to the page's own patterns.
+        assert!(!html.contains("<script") && !html.contains("src="));
+        assert_eq!(html.matches("url(").count(), html.matches("url(#").count());
         assert!(html.contains("i &amp; &lt;j&gt;.csv") || per_board == 1);
     }
 }
@@ -546,5 +569,202 @@ fn wide_tables_are_stacked_and_square_ones_side_by_side() {
         let below = independent.iter().all(|i| gamma.iter().all(|g| i.1 > g.1));
         let beside = independent.iter().all(|i| gamma.iter().all(|g| i.0 > g.0));
         assert_eq!((below, beside), (stacked, !stacked));
+    }
+}
+
+/// The fill of every value cell of a panel, by value.
+fn fills(svg: &str, problem: &str) -> BTreeMap<usize, BTreeSet<String>> {
+    let doc = Document::parse(svg).unwrap();
+    let panel = with_class(&doc, problem)[0];
+    let mut fills: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
+    for cell in panel.descendants().filter(|n| has_class(n, "cell")) {
+        if let Some(value) = cell.attribute("data-value") {
+            fills
+                .entry(value.parse().unwrap())
+                .or_default()
+                .insert(cell.attribute("fill").unwrap().to_string());
+        }
+    }
+    fills
+}
+
+#[test]
+fn a_value_has_one_colour_in_plots_of_different_extents() {
+    let small = tables(1..=3, 1..=4);
+    let large = tables(1..=8, 2..=9);
+    let (a, b) = (Heatmap::new(&small).svg(), Heatmap::new(&large).svg());
+    for problem in ["domination", "independent-domination"] {
+        let (a, b) = (fills(&a, problem), fills(&b, problem));
+        assert!(a.keys().max() < b.keys().max(), "the extents differ");
+        let mut shared = 0;
+        for (value, fill) in &a {
+            assert_eq!(fill.len(), 1, "{value} has one colour");
+            if let Some(other) = b.get(value) {
+                assert_eq!(
+                    fill, other,
+                    "{problem}: {value} has one colour in both plots"
+                );
+                shared += 1;
+            }
+        }
+        assert!(shared >= 2, "{problem}: {a:?} {b:?}");
+    }
+    // One explicit range: the same again, with the colours spread over it.
+    let range = Scale::new(1, 6).unwrap();
+    let a = Heatmap::new(&small).scale(range).unwrap().svg();
+    let b = Heatmap::new(&large).scale(range).unwrap().svg();
+    let (fa, fb) = (fills(&a, "domination"), fills(&b, "domination"));
+    assert_eq!(fa[&2], fb[&2]);
+    assert_ne!(fa[&2], fills(&Heatmap::new(&small).svg(), "domination")[&2]);
+    // A range must hold every value.
+    let narrow = Scale::new(3, 6).unwrap();
+    assert!(matches!(
+        Heatmap::new(&small).scale(narrow),
+        Err(HeatmapError::OutsideScale { value: 1, .. })
+    ));
+}
+
+#[test]
+fn panels_of_different_extents_share_the_larger_one() {
+    let big = tables(1..=6, 1..=6);
+    let small = tables(2..=4, 1..=4);
+    let t = Tables::new(big.gamma.clone().unwrap(), small.independent.clone()).unwrap();
+    let svg = Heatmap::new(&t).svg();
+    let doc = Document::parse(&svg).unwrap();
+    for (problem, boards) in [("domination", 36), ("independent-domination", 12)] {
+        let panel = with_class(&doc, problem)[0];
+        assert_eq!(
+            with_class_in(&panel, "cell"),
+            36,
+            "{problem}: all 6×6 cells"
+        );
+        assert_eq!(with_class_in(&panel, "missing"), 36 - boards, "{problem}");
+        let texts = texts_in(&panel);
+        let name = format!("· {boards} boards");
+        assert!(
+            texts.iter().any(|t| t.ends_with(&name)),
+            "{problem}: its own count in {texts:?}"
+        );
+        assert_eq!(
+            texts_in(&with_class_in_first(&panel, "row-labels")).len(),
+            6
+        );
+    }
+    assert!(svg.contains("not computed"));
+    // Cells of one board line up across the panels: the same row, or the same column.
+    let cell = |problem: &str, board: &str| {
+        let panel = with_class(&doc, problem)[0];
+        let c = panel
+            .descendants()
+            .find(|n| has_class(n, "cell") && n.attribute("data-board") == Some(board))
+            .unwrap();
+        (number(&c, "x"), number(&c, "y"))
+    };
+    let (g, i) = (
+        cell("domination", "6x6"),
+        cell("independent-domination", "6x6"),
+    );
+    assert!(g.0 == i.0 || g.1 == i.1);
+}
+
+fn with_class_in_first<'a, 'i>(node: &Node<'a, 'i>, class: &str) -> Node<'a, 'i> {
+    node.descendants()
+        .find(|n| n.is_element() && has_class(n, class))
+        .unwrap()
+}
+
+#[test]
+fn the_difference_panel_shows_i_minus_gamma() {
+    let t = tables(1..=6, 1..=7);
+    let svg = Heatmap::new(&t).difference(true).unwrap().svg();
+    let doc = Document::parse(&svg).unwrap();
+    assert_eq!(with_class(&doc, "panel").len(), 3);
+    let panel = with_class(&doc, "difference")[0];
+    let mut odd = 0;
+    for cell in panel.descendants().filter(|n| has_class(n, "cell")) {
+        let board: Vec<usize> = cell
+            .attribute("data-board")
+            .unwrap()
+            .split('x')
+            .map(|v| v.parse().unwrap())
+            .collect();
+        let board = Board::new(board[0], board[1]).unwrap();
+        let shown: usize = cell.attribute("data-value").unwrap().parse().unwrap();
+        assert_eq!(Some(shown), t.difference(board));
+        odd += usize::from(shown > 0);
+    }
+    assert_eq!(odd, 5, "4×4, 4×5, 5×4, 5×7, 6×6");
+    let gamma = Tables::new(t.gamma.clone().unwrap(), None).unwrap();
+    assert!(matches!(
+        Heatmap::new(&gamma).difference(true),
+        Err(HeatmapError::DifferenceNeedsBoth)
+    ));
+}
+
+/// Every board to 32×32, both problems, a queen on every row (or column) of the shorter side:
+/// more queens than any optimum, so a bound on this page holds for the real one.
+fn full_tables() -> Tables {
+    let table = |problem| {
+        let mut layouts = BTreeMap::new();
+        for n in 1..=32 {
+            for m in 1..=32 {
+                let board = Board::new(n, m).unwrap();
+                let queens = (0..n.min(m))
+                    .map(|k| {
+                        if n <= m {
+                            Square::new(k, 0)
+                        } else {
+                            Square::new(0, k)
+                        }
+                    })
+                    .collect();
+                layouts.insert(board, Layout::new(board, queens));
+            }
+        }
+        PlotTable { problem, layouts }
+    };
+    Tables::new(
+        table(Problem::Domination),
+        Some(table(Problem::IndependentDomination)),
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_report_of_every_board_to_32_stays_small() {
+    let t = full_tables();
+    let html = Report::new(&t).html();
+    let elements = html.matches('<').count() - html.matches("</").count();
+    assert!(
+        html.len() < 10_000_000 && elements < 150_000,
+        "{} bytes, {elements} elements",
+        html.len()
+    );
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        nodes_limit: u32::MAX,
+        ..Default::default()
+    };
+    let doc = Document::parse_with_options(&html, options).unwrap();
+    assert_eq!(with_class(&doc, "diagram").len(), 2 * 1024);
+}
+
+#[test]
+fn the_report_prints_whole_pictures_and_open_boards() {
+    let html = Report::new(&tables(1..=3, 1..=3)).html();
+    let print = &html[html.find("@media print").expect("a print stylesheet")..];
+    assert!(print.contains("details::details-content"));
+    assert!(html.contains("svg { max-width: 100%; height: auto; }"));
+    // Each picture can be scaled: it has a viewBox.
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    let doc = Document::parse_with_options(&html, options).unwrap();
+    for svg in doc.descendants().filter(|n| {
+        n.has_tag_name("svg")
+            && (has_class(n, "diagram") || n.parent().is_some_and(|p| has_class(&p, "heatmap")))
+    }) {
+        assert!(svg.attribute("viewBox").is_some());
     }
 }
