@@ -140,3 +140,58 @@ fn shipped_tables_hold_every_check() {
     assert!(gamma.len() >= 379, "γ table: {} rows", gamma.len());
     assert!(indep.len() >= 400, "i table: {} rows", indep.len());
 }
+
+/// The single boards beyond the tables (`results/*-NxM.txt`, what `merge` printed): the value line
+/// names the board and problem, the layout passes the independent checker with that many queens,
+/// the value is at least the proven lower bound, and it agrees with `data/` where published.
+#[test]
+fn shipped_single_boards_hold_every_check() {
+    let mut files = 0;
+    for entry in std::fs::read_dir(Path::new(ROOT).join("results")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(stem) = name.strip_suffix(".txt") else {
+            continue;
+        };
+        let Some((kind, board)) = stem.rsplit_once('-') else {
+            continue;
+        };
+        let problem = match kind {
+            "domination" => Problem::Domination,
+            "independent-domination" => Problem::IndependentDomination,
+            _ => continue,
+        };
+        let board: Board = board.parse().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let first = text.lines().next().unwrap();
+        let symbol = match problem {
+            Problem::Domination => "γ",
+            Problem::IndependentDomination => "i",
+        };
+        let queens: usize = first
+            .strip_prefix(&format!("{symbol}({board}) = "))
+            .unwrap_or_else(|| panic!("{name}: first line {first:?}"))
+            .parse()
+            .unwrap();
+        let layout = text
+            .lines()
+            .find_map(|l| l.strip_prefix("layout: "))
+            .unwrap_or_else(|| panic!("{name}: no layout line"));
+        let layout = queendom::Layout::parse(board, layout).unwrap();
+        problem
+            .check(&layout, queens)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(queens >= lower_bound(board, problem), "{name}");
+        let squares = match problem {
+            Problem::Domination => "domination_squares.csv",
+            Problem::IndependentDomination => "independent_domination_squares.csv",
+        };
+        for (r, c, v) in published(squares) {
+            if (r, c) == (board.rows(), board.cols()) {
+                assert_eq!(queens, v, "{name}: published {v}");
+            }
+        }
+        files += 1;
+    }
+    assert!(files >= 2, "{files} single-board files");
+}
