@@ -1,6 +1,6 @@
 //! Vector PDF, written here: a page is a content stream of filled and stroked paths (rectangles,
 //! lines, Bézier curves, circles as four Bézier arcs) and text in the standard Type 1 fonts every
-//! PDF reader has (Helvetica, Helvetica-Bold, Symbol for γ and −), so nothing is embedded. A
+//! PDF reader has (Helvetica, Helvetica-Bold, Symbol for γ, − and ≥), so nothing is embedded. A
 //! picture's SVG is read by `usvg` (shapes resolved to paths, transforms to matrices) and drawn
 //! onto one page, so a PDF shows what the SVG and PNG show. The file is PDF 1.4, its streams
 //! deflated, with a cross-reference table whose offsets the tests parse.
@@ -75,10 +75,10 @@ fn glyph(c: char, bold: bool) -> (Font, u8, u16) {
         '−' => (Font::Symbol, 0x2D, 549),
         '≤' => (Font::Symbol, 0xA3, 549),
         '≥' => (Font::Symbol, 0xB3, 549),
-        '⌈' => (Font::Symbol, 0xE9, 384),
-        '⌉' => (Font::Symbol, 0xF9, 384),
-        '⌊' => (Font::Symbol, 0xEB, 384),
-        '⌋' => (Font::Symbol, 0xFB, 384),
+        // Symbol has only the pieces of tall brackets (readers without the real font draw
+        // nothing for them): square brackets read as well.
+        '⌈' | '⌊' => (text_font, b'[', widths[b'[' as usize - 32]),
+        '⌉' | '⌋' => (text_font, b']', widths[b']' as usize - 32]),
         _ => (text_font, b'?', widths[b'?' as usize - 32]),
     }
 }
@@ -353,10 +353,25 @@ pub fn document(pages: &[Page], title: &str) -> Vec<u8> {
         )
         .as_bytes(),
     );
+    // Symbol's widths of the codes pictures use, so that a reader that draws Symbol with another
+    // font still advances by Symbol's widths (poppler without the font set γ onto the next word).
+    let symbol_widths = {
+        let mut widths = vec![500u16; 256 - 32];
+        widths[0] = 250;
+        for c in ['γ', '−', '≤', '≥'] {
+            let (_, code, width) = glyph(c, false);
+            widths[code as usize - 32] = width;
+        }
+        let widths: Vec<String> = widths.iter().map(u16::to_string).collect();
+        format!(
+            " /FirstChar 32 /LastChar 255 /Widths [{}]",
+            widths.join(" ")
+        )
+    };
     for (name, encoding) in [
         ("Helvetica", " /Encoding /WinAnsiEncoding"),
         ("Helvetica-Bold", " /Encoding /WinAnsiEncoding"),
-        ("Symbol", ""),
+        ("Symbol", symbol_widths.as_str()),
     ] {
         object(
             &mut out,

@@ -188,7 +188,7 @@ fn circles_are_four_bezier_arcs_and_pages_are_many() {
     assert_eq!(contents.len(), 2);
     assert_eq!(contents[0].matches(" c\n").count(), 4);
     assert!(contents[0].contains("60 25 m\n60 30.523 55.523 35 50 35 c"));
-    assert!(contents[0].contains("/F3 10 Tf (\\351) Tj /F2 10 Tf (x) Tj /F3 10 Tf (\\371) Tj"));
+    assert!(contents[0].contains("/F2 10 Tf ([x] ) Tj /F3 10 Tf (\\263) Tj /F2 10 Tf ( ) Tj"));
     assert!(contents[1].contains("1 1 18 18 re\n0 0 0 RG 1 w 0 j\nS"));
     assert!(String::from_utf8_lossy(&pdf).contains("/Count 2"));
     if poppler() {
