@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Look at queendom's pictures the way a person would: draw a board (SVG and PNG), the heatmap of
-# the 1-10 γ and i tables, and the report page, then photograph them in a real browser (Debian's
-# chromium, headless; installed if missing) and check that a link to a board opens its diagram.
+# Look at queendom's pictures the way a person would: draw a board (SVG, PNG and PDF, plain and
+# with --coverage), a contact sheet of classes, the heatmap of the 1-10 γ and i tables, and the
+# report page, then photograph them in a real browser (Debian's chromium, headless; installed if
+# missing) and check that a link to a board opens its diagram. The PDFs are checked and rendered
+# with poppler (pdfinfo, pdftoppm; Debian's poppler-utils, installed if missing).
 #
 # usage: scripts/screenshots.sh [--readme] [OUT_DIR (default target/screenshots)]
 #   --readme  also refresh the two small screenshots the README shows (scripts/screenshots/)
@@ -20,6 +22,10 @@ if ! command -v chromium >/dev/null || ! command -v pdftotext >/dev/null; then
     apt-get install -y chromium poppler-utils >/dev/null 2>&1 ||
         { apt-get update >/dev/null && apt-get install -y chromium poppler-utils >/dev/null; }
 fi
+if ! command -v pdftoppm >/dev/null; then
+    echo "installing Debian's poppler-utils" >&2
+    apt-get install -y poppler-utils >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y poppler-utils >/dev/null; }
+fi
 cargo build --release --quiet
 bin=$(realpath target/release/queendom)
 
@@ -27,12 +33,15 @@ work=$(mktemp -d)
 profile=$(mktemp -d)
 trap 'rm -rf "$work" "$profile"' EXIT
 cd "$work"
-"$bin" solve 8x8 --svg board-8x8.svg --png board-8x8.png >/dev/null
+"$bin" solve 8x8 --svg board-8x8.svg --png board-8x8.png --pdf board-8x8.pdf >/dev/null
+"$bin" solve 8x8 --coverage --svg coverage-8x8.svg --png coverage-8x8.png --pdf coverage-8x8.pdf >/dev/null
+"$bin" count 6x6 --classes --svg classes --pdf classes >/dev/null
 "$bin" solve 5x32 --svg board-5x32.svg >/dev/null
 "$bin" table --rows 1-10 --cols 1-10 -o gamma.csv 2>/dev/null
 "$bin" table --rows 1-10 --cols 1-10 -i -o indep.csv 2>/dev/null
 "$bin" plot gamma.csv -i indep.csv -o heatmap.svg
 "$bin" plot gamma.csv -i indep.csv -o heatmap.png
+"$bin" plot gamma.csv -i indep.csv -o heatmap.pdf
 "$bin" report gamma.csv -i indep.csv -o report.html
 
 browser() {
@@ -55,6 +64,9 @@ shot() { # name window url
 }
 shot board-8x8.chromium.png "$(svg_size board-8x8.svg)" "file://$work/board-8x8.svg"
 shot board-5x32.chromium.png "$(svg_size board-5x32.svg)" "file://$work/board-5x32.svg"
+shot coverage-8x8.chromium.png "$(svg_size coverage-8x8.svg)" "file://$work/coverage-8x8.svg"
+shot classes-6x6.chromium.png "$(svg_size classes/6x6-domination-classes.svg)" \
+    "file://$work/classes/6x6-domination-classes.svg"
 shot heatmap.chromium.png "$(svg_size heatmap.svg)" "file://$work/heatmap.svg"
 shot report-top.chromium.png 1100,1000 "file://$work/report.html"
 # Headless screenshots of a scrolled page come out blank, so the window is as tall as the page
@@ -64,6 +76,16 @@ shot report-8x8-open.chromium.png 1100,2600 "file://$work/report.html#board-8x8"
 # queen is given the hover state's effect by a class.
 sed 's/:hover)/.pointed)/g; s/class="queen q0"/class="queen q0 pointed"/' board-8x8.svg >pointed.svg
 shot board-8x8-first-queen-pointed.chromium.png "$(svg_size pointed.svg)" "file://$work/pointed.svg"
+# Every PDF opens in poppler without a complaint, and is rendered at 96 DPI (its SVG's size).
+for pdf in board-8x8 coverage-8x8 heatmap classes/6x6-domination-classes; do
+    if [ -n "$(pdfinfo "$pdf.pdf" 2>&1 >/dev/null)" ]; then
+        echo "pdfinfo complains about $pdf.pdf" >&2
+        exit 1
+    fi
+    name=$(basename "$pdf")
+    pdftoppm -png -r 96 -singlefile "$pdf.pdf" "$out/$name.poppler"
+    echo "$out/$name.poppler.png"
+done
 cp board-8x8.png "$out/board-8x8.resvg.png"
 cp heatmap.png "$out/heatmap.resvg.png"
 echo "$out/board-8x8.resvg.png"
@@ -101,6 +123,7 @@ if $readme; then
     cd - >/dev/null
     mkdir -p scripts/screenshots
     cp "$out/board-8x8.chromium.png" scripts/screenshots/board-8x8.png
+    cp "$out/coverage-8x8.chromium.png" scripts/screenshots/coverage-8x8.png
     # The top of the report: title, facts and the heatmap, cut to what the README needs.
     browser --screenshot=scripts/screenshots/report.png --window-size=1100,860 \
         "file://$work/report.html" >/dev/null

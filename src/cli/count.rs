@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use queendom::picture::BoardPicture;
+use queendom::picture::{BoardPicture, ContactSheet};
 
 use queendom::search::{count, Problem, SearchError, SearchOptions};
 
@@ -24,10 +24,12 @@ rectangle: turning it half round and mirroring it either way), then nodes, secon
 the size of the class, in the same order. Every layout printed has passed the independent
 checker. The counts are exact and the same on any number of threads.
 
-With --classes, --svg DIR (and --png DIR) also draws every class's canonical layout, one file per
-class: DIR/BOARD-PROBLEM-class-K.svg (K = 1, 2, ... in the order printed, zero-padded), titled with
-the board, the minimum, the class number and its size. DIR is created if missing (its parent must
-exist); existing files are refused before any is written unless --force is given.")]
+With --classes, --svg DIR (and --png DIR, --pdf DIR) also draws every class's canonical layout, one
+file per class: DIR/BOARD-PROBLEM-class-K.svg (K = 1, 2, ... in the order printed, zero-padded),
+titled with the board, the minimum, the class number and its size; --svg and --pdf also write a
+contact sheet, every class on one page: DIR/BOARD-PROBLEM-classes.svg (.pdf). DIR is created if
+missing (its parent must exist); existing files are refused before any is written unless --force is
+given.")]
 pub struct CountArgs {
     /// Boards as ROWSxCOLS (e.g. 8x8, 3x5); a single number N means NxN.
     #[arg(value_name = "BOARD", required = true)]
@@ -47,6 +49,12 @@ pub struct CountArgs {
     /// With --classes: the same pictures as PNG, DIR/BOARD-PROBLEM-class-K.png.
     #[arg(long, value_name = "DIR", requires = "classes")]
     png: Option<PathBuf>,
+    /// With --classes: the same pictures as PDF, and the contact sheet as one PDF page.
+    #[arg(long, value_name = "DIR", requires = "classes")]
+    pdf: Option<PathBuf>,
+    /// With --classes: shade the squares of each class's picture by how many queens cover them.
+    #[arg(long, requires = "classes")]
+    coverage: bool,
     /// Replace existing picture files.
     #[arg(long)]
     force: bool,
@@ -66,12 +74,12 @@ pub fn run(args: CountArgs) -> Result<(), Failure> {
         Problem::Domination
     };
     // Picture directories are checked (and made) before any search.
-    for dir in [&args.svg, &args.png].into_iter().flatten() {
+    for dir in [&args.svg, &args.png, &args.pdf].into_iter().flatten() {
         // Elsewhere `-` means standard output; here a directory is needed, and one named `-`
         // would only surprise.
         if dir.as_os_str() == "-" {
             return Err(usage(
-                "--svg and --png take a directory (one file per class), not `-`: \
+                "--svg, --png and --pdf take a directory (one file per class), not `-`: \
                  name a directory, e.g. --png classes",
             ));
         }
@@ -173,8 +181,33 @@ fn picture_dir(dir: &Path) -> Result<(), Failure> {
     }
 }
 
-/// One picture per class, every name checked before the first is written. A signal stops the
-/// drawing between two pictures (every picture is written whole).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Svg,
+    Png,
+    Pdf,
+}
+
+impl Kind {
+    fn extension(self) -> &'static str {
+        match self {
+            Kind::Svg => "svg",
+            Kind::Png => "png",
+            Kind::Pdf => "pdf",
+        }
+    }
+}
+
+/// What one file holds: class K's picture, or the contact sheet of them all.
+#[derive(Debug, Clone, Copy)]
+enum Drawing {
+    Class(usize),
+    Sheet,
+}
+
+/// One picture per class (and a contact sheet per SVG or PDF directory), every name checked
+/// before the first is written. A signal stops the drawing between two pictures (every picture
+/// is written whole).
 fn draw_classes(
     args: &CountArgs,
     interrupt: &Interrupt,
@@ -185,23 +218,38 @@ fn draw_classes(
     queens: usize,
 ) -> Result<(), Failure> {
     let digits = classes.len().to_string().len();
-    let mut files: Vec<(Target, bool, usize)> = Vec::new();
-    for (dir, png) in [(&args.svg, false), (&args.png, true)] {
+    let mut files: Vec<(Target, Kind, Drawing)> = Vec::new();
+    for (dir, kind) in [
+        (&args.svg, Kind::Svg),
+        (&args.png, Kind::Png),
+        (&args.pdf, Kind::Pdf),
+    ] {
         let Some(dir) = dir else { continue };
+        let mut add = |name: String, drawing| -> Result<(), Failure> {
+            let path = Target::File(dir.join(name));
+            check_whole(&path, args.force)?;
+            files.push((path, kind, drawing));
+            Ok(())
+        };
         for k in 0..classes.len() {
             let name = format!(
                 "{board}-{}-class-{:0digits$}.{}",
                 problem.name(),
                 k + 1,
-                if png { "png" } else { "svg" }
+                kind.extension()
             );
-            let path = Target::File(dir.join(name));
-            check_whole(&path, args.force)?;
-            files.push((path, png, k));
+            add(name, Drawing::Class(k))?;
+        }
+        if kind != Kind::Png {
+            let name = format!("{board}-{}-classes.{}", problem.name(), kind.extension());
+            add(name, Drawing::Sheet)?;
         }
     }
+    let board_name = format!("{}×{}", board.rows(), board.cols());
+    let layouts: usize = classes.iter().map(|(_, size)| size).sum();
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
     let total = files.len();
-    for (written, (path, png, k)) in files.into_iter().enumerate() {
+    for (written, (path, kind, drawing)) in files.into_iter().enumerate() {
         if interrupt.is_set() {
             eprintln!(
                 "queendom: interrupted while drawing the classes of {board} ({written} of {total} \
@@ -210,23 +258,49 @@ fn draw_classes(
             return Err(Failure::Interrupted(interrupt.exit_code()));
         }
         // Every representative was checked by `count` and again before it was printed.
-        let (layout, size) = &classes[k];
-        let title = format!(
-            "{symbol}({}×{}) = {queens}: class {} of {}, {size} layout{}",
-            board.rows(),
-            board.cols(),
-            k + 1,
-            classes.len(),
-            if *size == 1 { "" } else { "s" }
-        );
-        let picture = BoardPicture::new(layout).title(title);
-        let bytes = if png {
-            picture
-                .png()
-                .map_err(|e| Failure::Error(anyhow::Error::new(e)))?
-        } else {
-            picture.svg().into_bytes()
-        };
+        let bytes = match drawing {
+            Drawing::Class(k) => {
+                let (layout, size) = &classes[k];
+                let title = format!(
+                    "{symbol}({board_name}) = {queens}: class {} of {}, {size} layout{}",
+                    k + 1,
+                    classes.len(),
+                    plural(*size)
+                );
+                let picture = BoardPicture::new(layout)
+                    .title(title)
+                    .coverage(args.coverage);
+                match kind {
+                    Kind::Svg => Ok(picture.svg().into_bytes()),
+                    Kind::Png => picture.png(),
+                    Kind::Pdf => picture.pdf(),
+                }
+            }
+            Drawing::Sheet => {
+                let title = format!(
+                    "{symbol}({board_name}) = {queens}: {} class{}, {layouts} layout{}",
+                    classes.len(),
+                    if classes.len() == 1 { "" } else { "es" },
+                    plural(layouts)
+                );
+                let captions = classes
+                    .iter()
+                    .enumerate()
+                    .map(|(k, (layout, size))| {
+                        (
+                            layout,
+                            format!("{} · {size} layout{}", k + 1, plural(*size)),
+                        )
+                    })
+                    .collect();
+                let sheet = ContactSheet::new(title, captions);
+                match kind {
+                    Kind::Pdf => sheet.pdf(),
+                    _ => Ok(sheet.svg().into_bytes()),
+                }
+            }
+        }
+        .map_err(|e| Failure::Error(anyhow::Error::new(e)))?;
         write_whole_to(&path, &bytes, args.force)?;
     }
     Ok(())

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use queendom::picture::{read_table, Heatmap, PlotTable, Report, Scale, Tables};
+use queendom::picture::{read_table, svg_to_pdf, Heatmap, PlotTable, Report, Scale, Tables};
 use queendom::search::Problem;
 
 use super::output::{check_whole, write_whole_to, Target};
@@ -22,13 +22,13 @@ Colours: a value has one colour in every plot, pale yellow for 1 queen to dark v
   LO to HI instead (more contrast for a small table); plots drawn with one --range compare cell by
   cell. Every value must lie in the range.
 
-Output: -o FILE.svg or FILE.png (PNG: twice the SVG's size, at most 4096 pixels a side); `-` or
-  no -o writes the SVG to stdout. An existing FILE is replaced only with --force, and only once
+Output: -o FILE.svg, FILE.png (PNG: twice the SVG's size, at most 4096 pixels a side) or FILE.pdf
+  (vector, standard fonts); `-` or no -o writes the SVG to stdout. An existing FILE is replaced only with --force, and only once
   the picture is complete.";
 
 const REPORT_HELP: &str = "\
 TABLE and -i as for `queendom plot`. The page holds the heatmap(s) and, for every board, a
-  diagram of each layout (with the squares its queens cover shaded) that opens on a click. It
+  diagram of each layout that opens on a click. It
   needs no network and no scripts. -o FILE.html (or .htm); `-` or no -o writes to stdout. An
   existing FILE is replaced only with --force.";
 
@@ -60,7 +60,7 @@ pub struct TableFiles {
 pub struct PlotArgs {
     #[command(flatten)]
     files: TableFiles,
-    /// Output file, .svg or .png; `-` or none means SVG on stdout.
+    /// Output file, .svg, .png or .pdf; `-` or none means SVG on stdout.
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<String>,
 }
@@ -79,6 +79,7 @@ pub struct ReportArgs {
 enum PlotFormat {
     Svg,
     Png,
+    Pdf,
 }
 
 pub fn run_plot(args: PlotArgs) -> Result<(), Failure> {
@@ -87,9 +88,10 @@ pub fn run_plot(args: PlotArgs) -> Result<(), Failure> {
         None if destination == Target::Stdout => PlotFormat::Svg,
         Some("svg") => PlotFormat::Svg,
         Some("png") => PlotFormat::Png,
+        Some("pdf") => PlotFormat::Pdf,
         _ => {
             return Err(usage(format!(
-                "cannot tell the picture format of {destination}: name it .svg or .png"
+                "cannot tell the picture format of {destination}: name it .svg, .png or .pdf"
             )))
         }
     };
@@ -107,6 +109,7 @@ pub fn run_plot(args: PlotArgs) -> Result<(), Failure> {
     let bytes = match format {
         PlotFormat::Svg => heatmap.svg().into_bytes(),
         PlotFormat::Png => heatmap.png()?,
+        PlotFormat::Pdf => svg_to_pdf(&heatmap.svg())?,
     };
     write_whole_to(&destination, &bytes, args.files.force)?;
     say_written(&destination, bytes.len());

@@ -1,4 +1,4 @@
-//! `queendom solve ... --svg FILE --png FILE`: a picture of each board's layout. With several
+//! `queendom solve ... --svg FILE --png FILE --pdf FILE`: a picture of each board's layout. With several
 //! boards a file name must hold `{board}`, which becomes the board (`b-{board}.svg` →
 //! `b-8x8.svg`); every name is checked (through the output policy, [`super::output::file`]) before
 //! the first search, and each picture is written as soon as its board is solved.
@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use queendom::picture::BoardPicture;
+use queendom::picture::{BoardPicture, MAX_PNG_SCALE};
 use queendom::{Board, Layout};
 
 use super::output::{check_whole, write_whole_to, Target};
@@ -19,9 +19,23 @@ pub struct PictureArgs {
     /// name with {board} for several boards (e.g. board-{board}.svg).
     #[arg(long, value_name = "FILE")]
     svg: Option<String>,
-    /// Also draw each layout as PNG (twice the SVG's size); {board} as for --svg.
+    /// Also draw each layout as PNG (twice the SVG's size, or --scale); {board} as for --svg.
     #[arg(long, value_name = "FILE")]
     png: Option<String>,
+    /// Also draw each layout as a vector PDF (standard fonts, nothing embedded); {board} as for
+    /// --svg.
+    #[arg(long, value_name = "FILE")]
+    pdf: Option<String>,
+    /// Shade every square by how many queens cover it, with the number written in it.
+    #[arg(long)]
+    coverage: bool,
+    /// PNG pixels per SVG pixel (default 2; e.g. 1, 1.5, 4; at most 16); the PNG says 96 × S
+    /// DPI, so it prints at the SVG's size.
+    #[arg(long, value_name = "S", requires = "png", value_parser = parse_scale)]
+    scale: Option<f32>,
+    /// The pictures' title instead of e.g. `γ(8×8) = 5`; {board} becomes the board (8×8).
+    #[arg(long, value_name = "TEXT")]
+    title: Option<String>,
     /// Replace existing picture files (and an existing --trace FILE).
     #[arg(long)]
     force: bool,
@@ -35,16 +49,30 @@ impl PictureArgs {
 
 const PLACEHOLDER: &str = "{board}";
 
+/// A PNG scale: a number above 0 and at most [`MAX_PNG_SCALE`].
+pub fn parse_scale(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(s) if s > 0.0 && s <= MAX_PNG_SCALE => Ok(s),
+        _ => Err(format!(
+            "a scale is a number above 0 and at most {MAX_PNG_SCALE} (e.g. 1, 1.5, 4)"
+        )),
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Svg,
     Png,
+    Pdf,
 }
 
 /// Every picture to write, by board; checked up front.
 pub struct PicturePlan {
     files: HashMap<Board, Vec<(Kind, Target)>>,
     force: bool,
+    coverage: bool,
+    scale: Option<f32>,
+    title: Option<String>,
 }
 
 impl PicturePlan {
@@ -54,13 +82,15 @@ impl PicturePlan {
         for (kind, flag, name) in [
             (Kind::Svg, "--svg", &args.svg),
             (Kind::Png, "--png", &args.png),
+            (Kind::Pdf, "--pdf", &args.pdf),
         ] {
             let Some(name) = name else { continue };
             if name == "-" {
-                if kind == Kind::Png {
-                    return Err(usage(
-                        "--png needs a file name: - (stdout) is for --svg, PNG is binary",
-                    ));
+                if kind != Kind::Svg {
+                    return Err(usage(format!(
+                        "{flag} needs a file name: - (stdout) is for --svg, {} is binary",
+                        flag[2..].to_uppercase()
+                    )));
                 }
                 if boards.len() > 1 {
                     return Err(usage(format!(
@@ -96,6 +126,9 @@ impl PicturePlan {
         Ok(PicturePlan {
             files,
             force: args.force,
+            coverage: args.coverage,
+            scale: args.scale,
+            title: args.title.clone(),
         })
     }
 
@@ -107,16 +140,28 @@ impl PicturePlan {
             .any(|(_, d)| *d == Target::Stdout)
     }
 
-    /// Write the pictures of `layout`'s board, titled e.g. `γ(8×8) = 5`.
+    /// Write the pictures of `layout`'s board, titled with --title or else `title` (e.g.
+    /// `γ(8×8) = 5`).
     pub fn write(&self, layout: &Layout, title: &str) -> Result<(), Failure> {
-        let Some(files) = self.files.get(&layout.board()) else {
+        let board = layout.board();
+        let Some(files) = self.files.get(&board) else {
             return Ok(());
         };
-        let picture = BoardPicture::new(layout).title(title);
+        let title = match &self.title {
+            Some(t) => t.replace(PLACEHOLDER, &format!("{}×{}", board.rows(), board.cols())),
+            None => title.to_string(),
+        };
+        let picture = BoardPicture::new(layout)
+            .title(title)
+            .coverage(self.coverage);
         for (kind, destination) in files {
             let bytes = match kind {
                 Kind::Svg => picture.svg().into_bytes(),
-                Kind::Png => picture.png()?,
+                Kind::Png => match self.scale {
+                    Some(scale) => picture.png_scaled(scale)?,
+                    None => picture.png()?,
+                },
+                Kind::Pdf => picture.pdf()?,
             };
             write_whole_to(destination, &bytes, self.force)?;
         }

@@ -8,6 +8,9 @@ use super::grid::GridExport;
 use super::{Export, ExportError, Subject};
 use crate::row::{Cell, CellKind, Row, RowKind};
 
+/// Excel's widest column, in characters.
+const MAX_WIDTH: usize = 255;
+
 pub struct XlsxExport {
     kind: RowKind,
     /// Every row's cells, in the kind's column order.
@@ -29,13 +32,22 @@ impl XlsxExport {
         let seconds = CellFormat::new().set_num_format("0.000000");
         sheet.set_name("rows")?;
         for (c, column) in self.kind.columns().iter().enumerate() {
-            let c = c as u16;
-            sheet.write_string_with_format(0, c, column.name(), &bold)?;
-            let width = match column.kind() {
-                CellKind::Text => 24.0,
-                _ => 10.0,
+            sheet.write_string_with_format(0, c as u16, column.name(), &bold)?;
+            // As wide as the column's longest entry as the sheet shows it (a bold header
+            // counts a character more), so that no layout is cut off: a 32×32 layout is
+            // hundreds of characters.
+            let longest = self
+                .rows
+                .iter()
+                .map(|row| row[c].text().chars().count())
+                .chain([column.name().chars().count() + 1])
+                .max()
+                .unwrap_or(0);
+            let least = match column.kind() {
+                CellKind::Text => 10,
+                _ => 6,
             };
-            sheet.set_column_width(c, width)?;
+            sheet.set_column_width(c as u16, (longest + 1).clamp(least, MAX_WIDTH) as f64)?;
         }
         for (r, row) in self.rows.iter().enumerate() {
             let r = r as u32 + 1;

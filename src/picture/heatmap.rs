@@ -15,11 +15,12 @@ use crate::board::{Board, Layout};
 use crate::search::Problem;
 
 /// The lower bound on γ(N×M), and so on i(N×M) ≥ γ(N×M), that issue 12 asks the pictures to mark:
-/// min(N, M, ⌈(N+M−2)/4⌉). On square boards it is the classical ⌈(N−1)/2⌉. It is not used by the
-/// search; the tests check it against the published γ(Q_n) and every computed table up to 12×12.
+/// min(N, M, ⌈(N+M−2)/4⌉), and at least 1 (the formula gives 0 on 1×1, where one queen is needed
+/// and γ = 1 meets the bound), as the search's bound has it. On square boards it is the classical
+/// ⌈(N−1)/2⌉. The tests check it against the published γ(Q_n) and every computed table up to 12×12.
 pub fn known_lower_bound(board: Board) -> usize {
     let (n, m) = (board.rows(), board.cols());
-    n.min(m).min((n + m - 2).div_ceil(4))
+    n.min(m).min((n + m - 2).div_ceil(4)).max(1)
 }
 
 /// A γ table, an i table, or both, ready to be drawn side by side.
@@ -815,7 +816,7 @@ mod tests {
     #[test]
     fn lower_bound_of_small_boards() {
         let b = |n, m| known_lower_bound(Board::new(n, m).unwrap());
-        assert_eq!(b(1, 1), 0); // the formula says nothing on 1×1
+        assert_eq!(b(1, 1), 1); // the formula says 0; one queen is needed
         assert_eq!(b(1, 32), 1);
         assert_eq!(b(8, 8), 4); // γ(8×8) = 5 does not meet it
         assert_eq!(b(11, 11), 5); // γ(11×11) = 5 does

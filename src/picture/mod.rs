@@ -1,10 +1,11 @@
 //! Pictures: a layout on its board, the heatmap of a table, and a report page with both. Each is
-//! made as text (SVG, HTML) or bytes (PNG) by pure functions; reading and writing files is the
+//! made as text (SVG, HTML) or bytes (PNG, PDF) by pure functions; reading and writing files is the
 //! caller's business. PNGs are rendered in pure Rust with a font compiled into the program.
 
 pub mod board;
 pub mod heatmap;
 pub mod palette;
+pub mod pdf;
 mod png;
 pub mod report;
 mod svg;
@@ -12,10 +13,11 @@ pub mod table_file;
 
 use thiserror::Error;
 
-pub use board::BoardPicture;
+pub use board::{BoardPicture, ContactSheet};
 pub use heatmap::{known_lower_bound, Heatmap, HeatmapError, Tables, TablesError};
 pub use palette::{Scale, ScaleError};
-pub use png::{svg_to_png, PNG_SCALE};
+pub use pdf::svg_to_pdf;
+pub use png::{svg_to_png, svg_to_png_scaled, MAX_PNG_SCALE, PNG_SCALE};
 pub use report::Report;
 pub use table_file::{read_table, PlotTable, TableFileError};
 

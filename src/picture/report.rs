@@ -12,7 +12,10 @@
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-use super::board::{board_name, square_states, SquareState, FRAME, HOVER, LABEL, QUEEN_PATH};
+use super::board::{
+    board_name, square_states, SquareState, DARK, FRAME, HOVER, LABEL, LIGHT, QUEEN_EDGE, QUEEN_FILL,
+    QUEEN_PATH,
+};
 use super::board_anchor;
 use super::heatmap::{known_lower_bound, symbol, Heatmap, HeatmapError, Tables};
 use super::palette::Scale;
@@ -354,18 +357,16 @@ impl<'l> Diagram<'l> {
             bw = num(board_width),
             bh = num(board_height),
         );
-        // Every square of a table's layout is covered; a layout drawn from elsewhere may leave
-        // some plain.
+        // Every square of a table's layout is covered (the checker passed it); a layout drawn
+        // from elsewhere may leave some uncovered, and those are marked.
         for (i, (state, _)) in square_states(layout).iter().enumerate() {
             if *state == SquareState::Uncovered {
                 let square = board.square(i);
-                let light = (square.row + square.col).is_multiple_of(2);
                 let _ = writeln!(
                     out,
-                    r#"<rect class="uncovered" x="{}" y="{}" width="{c}" height="{c}" fill="{}"/>"#,
+                    r#"<rect class="uncovered" x="{}" y="{}" width="{c}" height="{c}" fill="{UNCOVERED}"/>"#,
                     square.col * c,
                     square.row * c,
-                    state.fill(light).hex(),
                 );
             }
         }
@@ -432,8 +433,7 @@ fn write_shared(out: &mut String, diagrams: &[Diagram]) {
         svg::FONT_FAMILY
     );
     out.push_str("<defs>\n");
-    let light = SquareState::Covered.fill(true).hex();
-    let dark = SquareState::Covered.fill(false).hex();
+    let (light, dark) = (LIGHT.hex(), DARK.hex());
     for &c in &cells {
         let two = 2 * c;
         // As on a real board, the top-left square (row 1, column 1) is light.
@@ -447,8 +447,8 @@ fn write_shared(out: &mut String, diagrams: &[Diagram]) {
                 out,
                 &format!("queen-{parity}-{c}"),
                 &format!(
-                    r##"<rect width="{c}" height="{c}" fill="{}"/><path transform="translate({} {}) scale({scale})" d="{QUEEN_PATH}" fill="#ffffff" stroke="#1e1e1e" stroke-width="5" stroke-linejoin="round"/>"##,
-                    SquareState::Queen.fill(on_light).hex(),
+                    r##"<rect width="{c}" height="{c}" fill="{}"/><path transform="translate({} {}) scale({scale})" d="{QUEEN_PATH}" fill="{QUEEN_FILL}" stroke="{QUEEN_EDGE}" stroke-width="5" stroke-linejoin="round"/>"##,
+                    if on_light { LIGHT } else { DARK }.hex(),
                     num(c as f64 * 0.1),
                     num(c as f64 * 0.08),
                 ),
@@ -514,11 +514,12 @@ fn write_shared(out: &mut String, diagrams: &[Diagram]) {
 fn write_key(out: &mut String) {
     let _ = writeln!(
         out,
-        "<p class=\"key\"><span style=\"background: {}\"></span> queen · \
-         <span style=\"background: {}\"></span> covered · \
-         <span style=\"background: {}\"></span> not covered</p>",
-        SquareState::Queen.fill(true).hex(),
-        SquareState::Covered.fill(true).hex(),
-        SquareState::Uncovered.fill(true).hex(),
+        "<p class=\"key\"><span style=\"background: {QUEEN_FILL}\"></span> queen (point at one: \
+         <span style=\"background: {HOVER}\"></span> the squares it covers) · \
+         <span style=\"background: {UNCOVERED}\"></span> not covered (never, in a checked table)</p>",
     );
 }
+
+/// A square no queen covers, in a layout drawn from elsewhere: a colour neither board colour is
+/// near, nor the hover green.
+const UNCOVERED: &str = "#e0307a";

@@ -222,6 +222,15 @@ fn plot_draws_one_or_both_tables_in_svg_or_png() {
     assert_eq!(count_class(&svg, "i-above-gamma"), 11);
     assert!(svg.contains("<title>Both</title>"));
 
+    // The PDF holds the heatmap's numbers as text.
+    run(&["g.tsv", "-i", "i.json", "-o", "both.pdf", "--title", "Both"]);
+    let pdf = fs::read(dir.path().join("both.pdf")).unwrap();
+    let page = &crate::pdf::check_pdf(&pdf)[0];
+    assert!(page.contains("(Both) Tj"), "{page}");
+    if crate::pdf::poppler() {
+        assert!(crate::pdf::poppler_text(&pdf).contains("Both"));
+    }
+
     run(&["i.csv", "-o", "i.PNG"]);
     let (w, h) = png_size(&dir.path().join("i.PNG"));
     assert!(w > 400 && h > 300, "{w}x{h}");
@@ -275,9 +284,9 @@ fn plot_and_report_refuse_what_they_cannot_draw() {
     }
     refused(
         queendom()
-            .args(["plot", "g.csv", "-o", "g.pdf"])
+            .args(["plot", "g.csv", "-o", "g.gif"])
             .current_dir(dir.path()),
-        "name it .svg or .png",
+        "name it .svg, .png or .pdf",
     );
     // A layout edited into one that leaves a square uncovered.
     let csv = fs::read_to_string(dir.path().join("g.csv")).unwrap();
@@ -343,7 +352,8 @@ fn count_draws_one_picture_per_class() {
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(text.contains("classes: 37"), "{text}");
     let names = files(&dir.path().join("cls"));
-    assert_eq!(names.len(), 2 * 37, "{names:?}");
+    // A picture per class in each format, and the SVG contact sheet.
+    assert_eq!(names.len(), 2 * 37 + 1, "{names:?}");
     assert_eq!(names[0], "5x5-domination-class-01.png");
     assert_eq!(names[1], "5x5-domination-class-01.svg");
     // The pictures show the classes printed, in order, each with 3 queens on 25 squares.
@@ -390,7 +400,7 @@ fn count_draws_one_picture_per_class() {
             .current_dir(dir.path()),
         "not a directory",
     );
-    assert_eq!(files(&dir.path().join("cls")).len(), 2 * 37);
+    assert_eq!(files(&dir.path().join("cls")).len(), 2 * 37 + 1);
 }
 
 #[test]
@@ -458,6 +468,169 @@ fn count_pictures_refuse_a_dash_for_a_directory() {
         .code(2)
         .stderr(predicate::str::contains("not `-`"));
     assert!(!dir.path().join("-").exists());
+}
+
+#[test]
+fn solve_draws_pdf_with_a_title_and_png_at_a_scale() {
+    let dir = tempfile::tempdir().unwrap();
+    queendom()
+        .args([
+            "solve",
+            "6x6",
+            "7x7",
+            "--pdf",
+            "b-{board}.pdf",
+            "--svg",
+            "b-{board}.svg",
+            "--png",
+            "b-{board}.png",
+            "--scale",
+            "1.5",
+            "--coverage",
+            "--title",
+            "Queens & <friends> on {board}",
+        ])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    for board in ["6x6", "7x7"] {
+        let pretty = board.replace('x', "×");
+        let svg = fs::read_to_string(dir.path().join(format!("b-{board}.svg"))).unwrap();
+        assert!(svg.contains(&format!("Queens &amp; &lt;friends&gt; on {pretty}")));
+        assert!(count_class(&svg, "cover-counts") == 1 && count_class(&svg, "legend") == 1);
+        let pdf = fs::read(dir.path().join(format!("b-{board}.pdf"))).unwrap();
+        let contents = crate::pdf::check_pdf(&pdf);
+        assert!(
+            contents[0].contains("(Queens & <friends> on "),
+            "{}",
+            contents[0]
+        );
+        if crate::pdf::poppler() {
+            let text = crate::pdf::poppler_text(&pdf);
+            assert!(
+                text.contains(&format!("Queens & <friends> on {pretty}")),
+                "{text}"
+            );
+        }
+        let doc = Document::parse(&svg).unwrap();
+        let side = |a| {
+            doc.root_element()
+                .attribute(a)
+                .unwrap()
+                .parse::<f64>()
+                .unwrap()
+        };
+        let (w, h) = png_size(&dir.path().join(format!("b-{board}.png")));
+        assert_eq!(
+            (w, h),
+            (
+                (side("width") * 1.5).ceil() as u32,
+                (side("height") * 1.5).ceil() as u32
+            )
+        );
+    }
+    // Without --title, the title is the answer.
+    queendom()
+        .args(["solve", "5x5", "--pdf", "five.pdf"])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    let pdf = fs::read(dir.path().join("five.pdf")).unwrap();
+    assert!(crate::pdf::check_pdf(&pdf)[0].contains("(g) Tj /F1 18 Tf (\\(5\\3275\\) = 3) Tj"));
+
+    let before = files(dir.path());
+    refused(
+        queendom()
+            .args(["solve", "5x5", "--pdf", "-"])
+            .current_dir(dir.path()),
+        "--pdf needs a file name",
+    );
+    refused(
+        queendom()
+            .args(["solve", "5x5", "--png", "x.png", "--scale", "0"])
+            .current_dir(dir.path()),
+        "a scale is a number above 0",
+    );
+    refused(
+        queendom()
+            .args(["solve", "5x5", "--png", "x.png", "--scale", "17"])
+            .current_dir(dir.path()),
+        "at most 16",
+    );
+    queendom()
+        .args(["solve", "5x5", "--scale", "2"])
+        .current_dir(dir.path())
+        .assert()
+        .code(2);
+    refused(
+        queendom()
+            .args(["solve", "18x18", "--pdf", "five.pdf"])
+            .current_dir(dir.path()),
+        "five.pdf already exists: use --force",
+    );
+    assert_eq!(files(dir.path()), before);
+}
+
+#[test]
+fn count_classes_also_make_a_contact_sheet() {
+    let dir = tempfile::tempdir().unwrap();
+    queendom()
+        .args([
+            "count",
+            "5x5",
+            "--classes",
+            "--svg",
+            "d",
+            "--pdf",
+            "d",
+            "--png",
+            "p",
+        ])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    let names = files(&dir.path().join("d"));
+    assert_eq!(names.len(), 2 * 37 + 2, "{names:?}");
+    assert!(names.contains(&"5x5-domination-classes.svg".to_string()));
+    assert!(names.contains(&"5x5-domination-classes.pdf".to_string()));
+    // No sheet among the PNGs: one file per class.
+    assert_eq!(files(&dir.path().join("p")).len(), 37);
+    let sheet = fs::read_to_string(dir.path().join("d/5x5-domination-classes.svg")).unwrap();
+    assert_eq!(count_class(&sheet, "sheet-board"), 37);
+    assert_eq!(count_class(&sheet, "square"), 37 * 25);
+    assert_eq!(count_class(&sheet, "queen"), 37 * 3);
+    assert!(sheet.contains("γ(5×5) = 3: 37 classes, 186 layouts"));
+    // Each class's caption is its number and size, as printed.
+    assert!(sheet.contains(">1 · 8 layouts<") && sheet.contains(">37 · 2 layouts<"));
+    let pdf = fs::read(dir.path().join("d/5x5-domination-classes.pdf")).unwrap();
+    crate::pdf::check_pdf(&pdf);
+    if crate::pdf::poppler() {
+        let text = crate::pdf::poppler_text(&pdf);
+        assert!(text.contains("37 classes, 186 layouts"), "{text}");
+    }
+    // A second run refuses the sheet like any other picture.
+    refused(
+        queendom()
+            .args(["count", "5x5", "--classes", "--pdf", "d"])
+            .current_dir(dir.path()),
+        "already exists",
+    );
+    queendom()
+        .args([
+            "count",
+            "4x4",
+            "-i",
+            "--classes",
+            "--coverage",
+            "--svg",
+            "d",
+        ])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    let one =
+        fs::read_to_string(dir.path().join("d/4x4-independent-domination-class-1.svg")).unwrap();
+    assert_eq!(count_class(&one, "cover-counts"), 1);
 }
 
 #[test]

@@ -13,6 +13,7 @@ mod count_table;
 mod engine;
 mod hostile;
 mod nqueens;
+mod pdf;
 mod pictures;
 mod plan;
 mod readback;

@@ -192,38 +192,108 @@ fn queens_stand_on_their_squares() {
 }
 
 #[test]
-fn covered_uncovered_and_queen_squares_differ_in_colour() {
-    let layout = layout(6, 6, "1:1 4:6");
-    let svg = BoardPicture::new(&layout).svg();
-    let doc = Document::parse(&svg).unwrap();
-    let mut fills: HashMap<(&str, &str), BTreeSet<String>> = HashMap::new();
-    for (classes, fill) in squares_of(&doc).values() {
-        let parity = if classes.iter().any(|c| c == "light") {
-            "light"
-        } else {
-            "dark"
-        };
-        for state in ["covered", "uncovered", "queen-square"] {
-            if classes.iter().any(|c| c == state) {
-                fills
-                    .entry((state, parity))
+fn a_plain_board_has_two_colours_and_no_legend() {
+    for layout in sample_layouts() {
+        let board = layout.board();
+        let svg = BoardPicture::new(&layout).svg();
+        let doc = Document::parse(&svg).unwrap();
+        let mut fills: HashMap<&str, BTreeSet<String>> = HashMap::new();
+        for (classes, fill) in squares_of(&doc).values() {
+            let parity = if classes.iter().any(|c| c == "light") {
+                "light"
+            } else {
+                "dark"
+            };
+            fills.entry(parity).or_default().insert(fill.clone());
+        }
+        // Covered, uncovered and queen squares alike: the board's own two colours.
+        assert!(fills.values().all(|f| f.len() == 1), "{board}: {fills:?}");
+        if board.squares() > 1 {
+            assert_ne!(fills["light"], fills["dark"], "{board}");
+        }
+        assert!(with_class(&doc, "legend").is_empty(), "{board}");
+        assert!(with_class(&doc, "cover-counts").is_empty(), "{board}");
+    }
+}
+
+#[test]
+fn coverage_shows_how_many_queens_cover_each_square() {
+    let mut seen_uncovered = false;
+    for layout in sample_layouts() {
+        let board = layout.board();
+        let svg = BoardPicture::new(&layout).coverage(true).svg();
+        let doc = Document::parse(&svg).unwrap();
+        let squares = squares_of(&doc);
+        let mut fill_of: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
+        let mut counts = BTreeSet::new();
+        let mut uncovered = false;
+        for rect in with_class(&doc, "square") {
+            let by: usize = rect.attribute("data-cover").unwrap().parse().unwrap();
+            let shown = rect
+                .attribute("class")
+                .unwrap()
+                .split_whitespace()
+                .filter(|c| c.starts_with("by-q"))
+                .count();
+            assert_eq!(by, shown, "{board}");
+            if has_class(&rect, "covered") {
+                fill_of
+                    .entry(by.min(7))
                     .or_default()
-                    .insert(fill.clone());
+                    .insert(rect.attribute("fill").unwrap().to_string());
+                counts.insert(by.min(7));
             }
+            uncovered |= has_class(&rect, "uncovered");
         }
-    }
-    for state in ["covered", "uncovered"] {
-        for parity in ["light", "dark"] {
-            assert_eq!(fills[&(state, parity)].len(), 1, "{state} {parity}");
+        // One colour per number of queens, a different one for each number.
+        assert!(
+            fill_of.values().all(|f| f.len() == 1),
+            "{board}: {fill_of:?}"
+        );
+        let distinct: BTreeSet<&String> = fill_of.values().flatten().collect();
+        assert_eq!(distinct.len(), fill_of.len(), "{board}");
+        // The plain board colours stay for queens' squares and uncovered ones only.
+        let plain = BoardPicture::new(&layout).svg();
+        let plain = squares_of(&Document::parse(&plain).unwrap());
+        for (at, (classes, fill)) in &squares {
+            let covered = classes.iter().any(|c| c == "covered");
+            assert_eq!(fill == &plain[at].1, !covered, "{board} {at:?}");
         }
+        // Every square but a queen's has its number written in it.
+        let written = texts_in(&with_class(&doc, "cover-counts")[0]);
+        assert_eq!(written.len(), board.squares() - layout.len(), "{board}");
+        // The legend lists exactly the numbers that occur, in order, and "not covered" if a
+        // square is.
+        let legend = with_class(&doc, "legend");
+        let labels: Vec<String> = legend.first().map(texts_in).unwrap_or_default();
+        let mut expected: Vec<String> = counts
+            .iter()
+            .map(|&n| match n {
+                1 => "covered once".to_string(),
+                7 => "by 7 or more".to_string(),
+                n => format!("by {n} queens"),
+            })
+            .collect();
+        if uncovered {
+            expected.push("not covered".to_string());
+            seen_uncovered = true;
+        }
+        assert_eq!(labels, expected, "{board}");
     }
-    let all: Vec<&String> = fills.values().flatten().collect();
-    let distinct: BTreeSet<&String> = all.iter().copied().collect();
-    assert_eq!(
-        all.len(),
-        distinct.len(),
-        "every state and parity has its own colour: {fills:?}"
-    );
+    assert!(seen_uncovered);
+    // Every square of a minimum layout is covered: no "not covered" in its legend, and the
+    // pointing colour is none of the squares'.
+    let eight = optimal(8, 8, Problem::Domination);
+    let svg = BoardPicture::new(&eight).coverage(true).svg();
+    assert!(!svg.contains("not covered") && svg.contains("covered once"));
+    let hover = svg
+        .split("fill: ")
+        .nth(1)
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap();
+    assert!(!svg.contains(&format!("fill=\"{hover}\"")), "{hover}");
 }
 
 #[test]
@@ -323,6 +393,45 @@ fn board_png_is_the_svg_rendered_with_its_text() {
     assert!(ink > 200, "only {ink} dark pixels of text");
 }
 
+#[test]
+fn png_scale_and_dpi() {
+    let layout = layout(5, 5, "3:3");
+    let picture = BoardPicture::new(&layout).title("t");
+    let svg = picture.svg();
+    let doc = Document::parse(&svg).unwrap();
+    let root = doc.root_element();
+    for scale in [1.0f32, 1.5, 3.0] {
+        let bytes = picture.png_scaled(scale).unwrap();
+        let decoder = png::Decoder::new(std::io::Cursor::new(&bytes));
+        let reader = decoder.read_info().unwrap();
+        let info = reader.info();
+        assert_eq!(
+            info.width,
+            (number(&root, "width") * scale as f64).ceil() as u32
+        );
+        assert_eq!(
+            info.height,
+            (number(&root, "height") * scale as f64).ceil() as u32
+        );
+        // 96 DPI per unit of scale, in pixels per metre: it prints at the SVG's size.
+        let dims = info.pixel_dims.expect("a pHYs chunk");
+        assert_eq!(dims.unit, png::Unit::Meter);
+        let dpi = dims.xppu as f64 * 0.0254;
+        assert!((dpi - 96.0 * scale as f64).abs() < 0.05, "{dpi}");
+        assert_eq!(dims.xppu, dims.yppu);
+    }
+    let default = png::Decoder::new(std::io::Cursor::new(picture.png().unwrap()))
+        .read_info()
+        .unwrap()
+        .info()
+        .pixel_dims
+        .unwrap();
+    assert_eq!(default.xppu, 7559, "192 DPI at the default scale 2");
+    for bad in [0.0, -1.0, 17.0, f32::NAN] {
+        assert!(picture.png_scaled(bad).is_err(), "{bad}");
+    }
+}
+
 /// γ and i tables over `rows` × `cols`, solved here.
 fn tables(rows: std::ops::RangeInclusive<usize>, cols: std::ops::RangeInclusive<usize>) -> Tables {
     let table = |problem| {
@@ -346,7 +455,26 @@ fn tables(rows: std::ops::RangeInclusive<usize>, cols: std::ops::RangeInclusive<
 }
 
 fn bound(n: usize, m: usize) -> usize {
-    n.min(m).min(((n + m - 2) as f64 / 4.0).ceil() as usize)
+    n.min(m)
+        .min(((n + m - 2) as f64 / 4.0).ceil() as usize)
+        .max(1)
+}
+
+#[test]
+fn one_by_one_meets_the_bound_like_every_one_queen_board() {
+    // The formula min(N, M, ⌈(N+M−2)/4⌉) is 0 on 1×1; every board needs a queen, so the bound
+    // drawn is at least 1 (as the search's), and 1×1 (γ = i = 1) gets its dot as 1×2 does.
+    assert_eq!(known_lower_bound(Board::new(1, 1).unwrap()), 1);
+    let t = tables(1..=1, 1..=3);
+    let svg = Heatmap::new(&t).svg();
+    let doc = Document::parse(&svg).unwrap();
+    let dots = with_class(&doc, "bound-met").len() - 1;
+    assert_eq!(dots, 2 * 3, "every cell of both panels, and the legend's");
+    let html = Report::new(&t).html();
+    assert!(
+        html.contains("3 boards; on 3 of them"),
+        "the report counts 1×1 as meeting the bound"
+    );
 }
 
 #[test]

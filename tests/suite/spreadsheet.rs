@@ -153,3 +153,58 @@ fn layouts_are_r1c1_everywhere() {
         assert!(!text.contains("2:2"), "{format}: {text}");
     }
 }
+
+/// The `<col>` widths of a sheet's XML, by column number from 1.
+fn column_widths(xml: &str) -> std::collections::BTreeMap<usize, f64> {
+    let doc = roxmltree::Document::parse(xml).unwrap();
+    let mut widths = std::collections::BTreeMap::new();
+    for col in doc.descendants().filter(|n| n.has_tag_name("col")) {
+        let min: usize = col.attribute("min").unwrap().parse().unwrap();
+        let max: usize = col.attribute("max").unwrap().parse().unwrap();
+        let width: f64 = col.attribute("width").unwrap().parse().unwrap();
+        for c in min..=max {
+            widths.insert(c, width);
+        }
+    }
+    widths
+}
+
+#[test]
+fn workbook_columns_are_as_wide_as_their_content() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("t.xlsx");
+    // 12x12's layouts are long (6 queens: 29 characters), 1x1's short.
+    queendom()
+        .args(["table", "--rows", "1,12", "--cols", "1,12", "-j", "1", "-o"])
+        .arg(&path)
+        .assert()
+        .success();
+    let csv = stdout_of(&["table", "--rows", "1,12", "--cols", "1,12", "-j", "1"]);
+    let mut zip = zip::ZipArchive::new(std::fs::File::open(&path).unwrap()).unwrap();
+    let mut xml = String::new();
+    zip.by_name("xl/worksheets/sheet1.xml")
+        .unwrap()
+        .read_to_string(&mut xml)
+        .unwrap();
+    let widths = column_widths(&xml);
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    for (c, name) in header.iter().enumerate() {
+        let longest = csv
+            .lines()
+            .map(|l| l.split(',').nth(c).unwrap().chars().count())
+            .max()
+            .unwrap();
+        let width = widths[&(c + 1)];
+        assert!(
+            width >= longest as f64 + 1.0,
+            "{name}: {width} for {longest}"
+        );
+        // Not much wider than that either (the least width of a column aside).
+        assert!(
+            width <= (longest as f64 + 2.0).max(11.0) + 1.0,
+            "{name}: {width} for {longest}"
+        );
+    }
+    let layout = widths[&4];
+    assert!(layout >= 30.0, "the layout column is {layout} wide");
+}
