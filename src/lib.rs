@@ -15,6 +15,7 @@ pub mod nqueens_check;
 pub mod output;
 pub mod picture;
 pub mod plan;
+pub mod problem;
 pub mod row;
 pub mod search;
 pub mod table;
@@ -22,5 +23,6 @@ pub mod trace;
 pub mod workload;
 
 pub use board::{Board, BoardError, BoardParseError, Layout, Square, MAX_SIDE};
+pub use problem::Problem;
 pub use row::TableRow;
-pub use search::{solve, Problem, SearchError, SearchOptions, Solution};
+pub use search::{solve, SearchError, SearchOptions, Solution};

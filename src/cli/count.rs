@@ -12,7 +12,7 @@ use queendom::{Board, Layout};
 
 use super::output::{check_whole, write_whole_to, Target};
 use super::signals::Interrupt;
-use super::{print, progress, usage, Failure, ThreadArgs};
+use super::{print, progress, usage, Failure, ProblemArgs, ThreadArgs};
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
@@ -32,9 +32,8 @@ pub struct CountArgs {
     /// Boards as ROWSxCOLS (e.g. 8x8, 3x5); a single number N means NxN.
     #[arg(value_name = "BOARD", required = true)]
     boards: Vec<String>,
-    /// Independent domination i: no two queens may attack each other.
-    #[arg(short = 'i', long)]
-    independent: bool,
+    #[command(flatten)]
+    problem: ProblemArgs,
     /// Print every minimum layout, one per line, before the counts.
     #[arg(long, conflicts_with = "classes")]
     list: bool,
@@ -60,11 +59,7 @@ pub fn run(args: CountArgs) -> Result<(), Failure> {
         .iter()
         .map(|b| b.parse::<Board>().map_err(usage))
         .collect::<Result<_, _>>()?;
-    let problem = if args.independent {
-        Problem::IndependentDomination
-    } else {
-        Problem::Domination
-    };
+    let problem = args.problem.problem();
     // Picture directories are checked (and made) before any search.
     for dir in [&args.svg, &args.png].into_iter().flatten() {
         // Elsewhere `-` means standard output; here a directory is needed, and one named `-`
@@ -132,7 +127,7 @@ pub fn run(args: CountArgs) -> Result<(), Failure> {
                 out.push('\n');
             }
         }
-        let symbol = if args.independent { "i" } else { "γ" };
+        let symbol = problem.symbol();
         if args.classes {
             draw_classes(
                 &args,

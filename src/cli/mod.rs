@@ -99,6 +99,24 @@ pub struct ThreadArgs {
     pub threads: Option<u16>,
 }
 
+/// Which number a computing command computes: `-i` is read here and nowhere else.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct ProblemArgs {
+    /// Independent domination i instead of domination γ: no two queens may attack each other.
+    #[arg(short = 'i', long)]
+    independent: bool,
+}
+
+impl ProblemArgs {
+    pub fn problem(self) -> queendom::Problem {
+        if self.independent {
+            queendom::Problem::IndependentDomination
+        } else {
+            queendom::Problem::Domination
+        }
+    }
+}
+
 /// "1 thread", "2 threads": the thread count as the reports print it.
 pub fn threads_text(threads: usize) -> String {
     if threads == 1 {

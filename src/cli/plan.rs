@@ -21,7 +21,7 @@ use super::run_dir::{Claim, PlanLock, RunDir, WorkError, MERGE_LOG};
 use super::signals::Interrupt;
 use super::start::StartArgs;
 use super::trace_file::TraceArgs;
-use super::{print, usage, Failure, ThreadArgs};
+use super::{print, usage, Failure, ProblemArgs, ThreadArgs};
 
 /// Exit code of `work --next` when no part is left to claim.
 pub const NOTHING_LEFT: i32 = 3;
@@ -54,9 +54,8 @@ pub struct PlanArgs {
     /// A table's column counts (needs --rows).
     #[arg(long, value_name = "SIZES", allow_negative_numbers = true)]
     cols: Option<SizeList>,
-    /// Independent domination i instead of domination γ.
-    #[arg(short = 'i', long)]
-    independent: bool,
+    #[command(flatten)]
+    problem: ProblemArgs,
     /// Count every minimum layout (as `queendom count`) instead of finding one.
     #[arg(long)]
     count: bool,
@@ -113,7 +112,7 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
         .output
         .clone()
         .expect("clap requires -o without --split");
-    let problem = problem(args.independent);
+    let problem = args.problem.problem();
     let (board_list, table) = match (&args.board, &args.rows, &args.cols) {
         (Some(b), None, None) => (vec![b.parse::<Board>().map_err(usage)?], None),
         (None, Some(r), Some(c)) => (
@@ -284,14 +283,6 @@ fn parse_parts(text: &str) -> Option<Vec<usize>> {
     Some(parts)
 }
 
-fn problem(independent: bool) -> Problem {
-    if independent {
-        Problem::IndependentDomination
-    } else {
-        Problem::Domination
-    }
-}
-
 /// A plan is never written over anything: an existing non-empty directory is refused before any
 /// work is done.
 fn refuse_existing(path: &Path) -> Result<(), Failure> {
@@ -337,8 +328,8 @@ fn describe(plan: &LoadedPlan, dir: &Path) -> String {
         .map(|p| p.estimate)
         .fold(0.0, f64::max);
     let what = match (&plan.plan.table, plan.boards.as_slice()) {
-        (None, [b]) => format!("{} of {b}", symbol(plan.problem)),
-        _ => format!("{} of {} boards", symbol(plan.problem), plan.boards.len()),
+        (None, [b]) => format!("{} of {b}", plan.problem.symbol()),
+        _ => format!("{} of {} boards", plan.problem.symbol(), plan.boards.len()),
     };
     let goal = match plan.plan.goal {
         PlanGoal::Minimum => "",
@@ -366,13 +357,6 @@ fn describe(plan: &LoadedPlan, dir: &Path) -> String {
         n.saturating_sub(1)
     ));
     out
-}
-
-fn symbol(problem: Problem) -> &'static str {
-    match problem {
-        Problem::Domination => "γ",
-        Problem::IndependentDomination => "i",
-    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -951,7 +935,7 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
         return emit(out, &bytes);
     }
     let answer = &merged.boards[0];
-    let symbol = symbol(run.plan.problem);
+    let symbol = run.plan.problem.symbol();
     let text = match answer.count {
         None => format!(
             "{symbol}({}) = {}\n{}layout: {}\n({} nodes in {}, {:.3} s, {:.3} CPU s, {})\n\n",
@@ -1127,7 +1111,7 @@ pub fn solve_checkpointed(
             return Err(CheckpointError::Usage(usage(format!(
                 "{} holds another plan, not {} of {board}",
                 sub.display(),
-                symbol(problem)
+                problem.symbol()
             ))));
         }
         run

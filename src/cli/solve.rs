@@ -1,10 +1,10 @@
-//! `queendom solve 8x8 [--independent]`: the number and an optimal layout as a diagram.
+//! `queendom solve 8x8 [-i]`: the number and an optimal layout as a diagram.
 
 use std::time::Instant;
 
 use std::path::PathBuf;
 
-use queendom::search::{solve, Problem, SearchError, SearchOptions, Solution};
+use queendom::search::{solve, SearchError, SearchOptions, Solution};
 use queendom::Board;
 
 use super::plan::{checkpoint_dir, solve_checkpointed, CheckpointError};
@@ -12,16 +12,15 @@ use super::signals::Interrupt;
 use super::solve_pictures::{PictureArgs, PicturePlan};
 use super::start::StartArgs;
 use super::trace_file::TraceArgs;
-use super::{print, progress, Failure, ThreadArgs};
+use super::{print, progress, Failure, ProblemArgs, ThreadArgs};
 
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
     /// Boards as ROWSxCOLS (e.g. 8x8, 3x5); a single number N means NxN.
     #[arg(value_name = "BOARD", required = true)]
     boards: Vec<Board>,
-    /// Independent domination i: no two queens may attack each other.
-    #[arg(short = 'i', long)]
-    independent: bool,
+    #[command(flatten)]
+    problem: ProblemArgs,
     /// Keep every finished part of the search in DIR/BOARD-PROBLEM/ (a plan directory, see
     /// `queendom plan`): an interrupted run resumes there, losing at most the part in progress.
     #[arg(long, value_name = "DIR")]
@@ -52,11 +51,7 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
     let trace = args.trace.claim(args.pictures.force())?;
     // Found before any search: a closed standard output would lose every answer.
     super::output::check_stdout()?;
-    let problem = if args.independent {
-        Problem::IndependentDomination
-    } else {
-        Problem::Domination
-    };
+    let problem = args.problem.problem();
     let starts = args.start.layouts(&boards, problem)?;
     let pool = args.threads.pool()?;
     let total = boards.len();
@@ -126,7 +121,7 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
             }
         };
         let seconds = start.elapsed().as_secs_f64();
-        let symbol = if args.independent { "i" } else { "γ" };
+        let symbol = problem.symbol();
         let report = format!(
             "{symbol}({board}) = {}\n{}layout: {}\n({} nodes, {seconds:.3} s, {})\n\n",
             solution.queens(),

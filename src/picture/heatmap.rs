@@ -112,14 +112,6 @@ impl Tables {
     }
 }
 
-/// The number's symbol: γ or i.
-pub fn symbol(problem: Problem) -> &'static str {
-    match problem {
-        Problem::Domination => "γ",
-        Problem::IndependentDomination => "i",
-    }
-}
-
 /// From few queens (pale yellow) to many (deep indigo), evenly spaced stops of rising darkness so
 /// that the order reads without the legend.
 const SCALE: [Rgb; 5] = [
@@ -202,8 +194,10 @@ impl<'a> Heatmap<'a> {
             (Some(_), Some(_)) => {
                 "γ(N×M) and i(N×M): queen domination and independent domination".into()
             }
-            (None, Some(_)) => "i(N×M): independent queen domination numbers".into(),
-            _ => "γ(N×M): queen domination numbers".into(),
+            (None, Some(t)) | (Some(t), None) => {
+                format!("{}(N×M): {} numbers", t.problem.symbol(), t.problem.title())
+            }
+            (None, None) => "γ(N×M): queen domination numbers".into(),
         }
     }
 
@@ -343,7 +337,7 @@ impl<'a> Heatmap<'a> {
                 PANEL_TITLE,
                 Anchor::Start,
                 "#111111",
-                &format!("{}(N×M)", symbol(problem)),
+                &format!("{}(N×M)", problem.symbol()),
             );
         }
         let label_y = panel.grid_y - axis_size * 0.9;
@@ -429,7 +423,7 @@ impl<'a> Heatmap<'a> {
             num(x),
             num(y),
             colour.hex(),
-            symbol(table.problem),
+            table.problem.symbol(),
             board.rows(),
             board.cols(),
             c = num(cell),

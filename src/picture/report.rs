@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::board::{board_name, BoardPicture};
 use super::board_anchor;
-use super::heatmap::{known_lower_bound, symbol, Heatmap, Tables};
+use super::heatmap::{known_lower_bound, Heatmap, Tables};
 use super::svg::escape;
 use crate::board::Board;
 
@@ -62,7 +62,7 @@ impl<'a> Report<'a> {
     }
 
     fn default_title(&self) -> String {
-        let symbols: Vec<&str> = self.tables.iter().map(|t| symbol(t.problem)).collect();
+        let symbols: Vec<&str> = self.tables.iter().map(|t| t.problem.symbol()).collect();
         format!("Queen domination: {} of N×M boards", symbols.join(" and "))
     }
 
@@ -129,7 +129,7 @@ impl<'a> Report<'a> {
                  min(N, M, ⌈(N+M−2)/4⌉).</li>",
                 escape(table.problem.name()),
                 table.layouts.len(),
-                symbol(table.problem),
+                table.problem.symbol(),
             );
         }
         if self.tables.gamma.is_some() && self.tables.independent.is_some() {
@@ -163,7 +163,7 @@ impl<'a> Report<'a> {
         let mut summary = format!("{}×{}", board.rows(), board.cols());
         for table in self.tables.iter() {
             if let Some(value) = table.value(board) {
-                let _ = write!(summary, " · {} = {value}", symbol(table.problem));
+                let _ = write!(summary, " · {} = {value}", table.problem.symbol());
                 if value == known_lower_bound(board) {
                     summary.push_str(" <span class=\"bound\" title=\"the lower bound\">●</span>");
                 }
@@ -187,7 +187,7 @@ impl<'a> Report<'a> {
             };
             let title = format!(
                 "{}({}) = {}",
-                symbol(table.problem),
+                table.problem.symbol(),
                 board_name(layout),
                 layout.len()
             );

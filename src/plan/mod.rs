@@ -184,11 +184,10 @@ impl LoadedPlan {
             });
         }
         let bad = |m: String| PlanError::Inconsistent(m);
-        let problem = match plan.problem.as_str() {
-            "domination" => Problem::Domination,
-            "independent-domination" => Problem::IndependentDomination,
-            other => return Err(bad(format!("unknown problem '{other}'"))),
-        };
+        let problem: Problem = plan
+            .problem
+            .parse()
+            .map_err(|_| bad(format!("unknown problem '{}'", plan.problem)))?;
         let mut boards = Vec::with_capacity(plan.boards.len());
         let mut starts = Vec::with_capacity(plan.boards.len());
         for b in &plan.boards {

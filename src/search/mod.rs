@@ -25,7 +25,7 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use crate::board::{words_for, Board, Layout};
-use crate::check::{check_dominating, check_independent_dominating, CheckError};
+use crate::check::CheckError;
 use crate::trace::{ChildSplit, Span, TaskIdentity, TaskKind, Trace};
 
 use count::{Counter, Recorder};
@@ -33,48 +33,12 @@ use kernel::{Expansion, Searcher, MAX_CANDIDATES};
 use shared::{Key, Shared, MAX_SPLIT_LEVELS};
 use space::{Located, SpaceW};
 
+pub use crate::problem::Problem;
 pub use start::{StartError, StartLayouts};
 
 pub use part::{
     Found, Goal, Incumbent, LayoutCount, PartOutcome, PartPath, PartPathError, PartResult, Rank,
 };
-
-/// Which number to compute.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Problem {
-    /// γ: fewest queens covering every square.
-    Domination,
-    /// i: fewest queens covering every square, no two attacking each other.
-    IndependentDomination,
-}
-
-impl Problem {
-    /// Short name used in files and messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            Problem::Domination => "domination",
-            Problem::IndependentDomination => "independent-domination",
-        }
-    }
-
-    /// Run the independent checker for this problem on `layout`, claimed to have `size` queens.
-    pub fn check(self, layout: &Layout, size: usize) -> Result<(), CheckError> {
-        match self {
-            Problem::Domination => check_dominating(layout, size),
-            Problem::IndependentDomination => check_independent_dominating(layout, size),
-        }
-    }
-
-    fn independent(self) -> bool {
-        self == Problem::IndependentDomination
-    }
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// Called with (parts finished, parts in all) as the first-queen parts of a board finish.
 pub type PartProgress = Arc<dyn Fn(usize, usize) + Send + Sync>;
@@ -348,13 +312,12 @@ impl fmt::Debug for SearchSpace {
 
 impl SearchSpace {
     pub fn new(board: Board, problem: Problem) -> SearchSpace {
-        let independent = problem.independent();
         let inner = match words_for(board) {
-            1 => Widths::W1(Box::new(SpaceW::new(board, independent))),
-            2 => Widths::W2(Box::new(SpaceW::new(board, independent))),
-            4 => Widths::W4(Box::new(SpaceW::new(board, independent))),
-            8 => Widths::W8(Box::new(SpaceW::new(board, independent))),
-            _ => Widths::W16(Box::new(SpaceW::new(board, independent))),
+            1 => Widths::W1(Box::new(SpaceW::new(board, problem))),
+            2 => Widths::W2(Box::new(SpaceW::new(board, problem))),
+            4 => Widths::W4(Box::new(SpaceW::new(board, problem))),
+            8 => Widths::W8(Box::new(SpaceW::new(board, problem))),
+            _ => Widths::W16(Box::new(SpaceW::new(board, problem))),
         };
         SearchSpace { problem, inner }
     }
@@ -380,9 +343,9 @@ impl SearchSpace {
         }
         let cancel = options.cancel.as_deref();
         let queens = with_space!(self, s => {
-            let start = heuristic::greedy(&s.geo, s.independent);
+            let start = heuristic::greedy(&s.geo, s.problem);
             let floor = bounds::lower_bound(s.board());
-            heuristic::shrink(&s.geo, start, options.parallel, floor, s.independent, cancel)
+            heuristic::shrink(&s.geo, start, options.parallel, floor, s.problem, cancel)
         });
         queens
             .map(|q| self.layout(&q))
@@ -423,7 +386,7 @@ impl SearchSpace {
         with_space!(self, s => {
             let at = s.locate(part.indices())?;
             let shared = shared_for(s, goal);
-            let mut searcher = Searcher::new(&s.geo, &shared, None, s.independent, at.order_path);
+            let mut searcher = Searcher::new(&s.geo, &shared, None, s.problem, at.order_path);
             searcher.enter(&at.queens, &at.node);
             let mut cands = [0u16; MAX_CANDIDATES];
             Some(matches!(searcher.expand(&at.node, &mut cands, 0), Expansion::Pruned))
@@ -595,8 +558,7 @@ fn estimate<const W: usize>(
             let children: Vec<Located<W>> = if space.is_structural(&here) {
                 space.children(&here).into_iter().map(|(_, c)| c).collect()
             } else {
-                let mut s =
-                    Searcher::new(&space.geo, shared, None, space.independent, here.order_path);
+                let mut s = Searcher::new(&space.geo, shared, None, space.problem, here.order_path);
                 s.enter(&here.queens, &here.node);
                 match s.expand(&here.node, &mut cands, 0) {
                     Expansion::Branch(n) => {
@@ -699,11 +661,7 @@ impl<const W: usize> Run<'_, W> {
         let id = span.id;
         let identity = TaskIdentity {
             parent,
-            kind: if self.space.independent {
-                TaskKind::IndependentDomination
-            } else {
-                TaskKind::Domination
-            },
+            kind: TaskKind::Search(self.space.problem),
             board: self.space.board(),
             path: shared::path_indices(at.order_path, at.depth),
         };
@@ -723,7 +681,7 @@ impl<const W: usize> Run<'_, W> {
             &space.geo,
             self.shared,
             self.recorder,
-            space.independent,
+            space.problem,
             at.order_path,
         );
         s.enter(&at.queens, &at.node);
