@@ -2,6 +2,7 @@
 
 mod audit;
 mod bench;
+mod boards;
 mod count;
 mod format_arg;
 mod nqueens;

@@ -40,8 +40,42 @@ pub use part::{
     Found, Goal, Incumbent, LayoutCount, PartOutcome, PartPath, PartPathError, PartResult, Rank,
 };
 
-/// Called with (parts finished, parts in all) as the first-queen parts of a board finish.
-pub type PartProgress = Arc<dyn Fn(usize, usize) + Send + Sync>;
+/// How far a search of parts has come, as its top-level parts (the first-queen parts of a board)
+/// finish.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartsDone {
+    pub done: usize,
+    pub total: usize,
+    /// Nodes expanded so far by the finished tasks of this search (tasks still running are not
+    /// counted yet).
+    pub nodes: u64,
+}
+
+/// Called as the top-level parts of a search finish.
+pub type PartProgress = Arc<dyn Fn(PartsDone) + Send + Sync>;
+
+/// What a search is doing, for whoever shows progress: the phases of `solve` and `count`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Phase {
+    /// The local search for a start layout (seconds on the largest boards, with no parts).
+    LocalSearch,
+    /// The proof: searching for a layout smaller than the start's `start_queens` (the bound drops
+    /// with every smaller one found), about `estimated_nodes` nodes by Knuth's estimator with the
+    /// start's bound (see [`SearchSpace::estimate_by_parts`]).
+    Proving {
+        start_queens: usize,
+        estimated_nodes: f64,
+    },
+    /// Counting every layout of `queens` queens, the proven minimum.
+    Counting { queens: usize },
+}
+
+/// Called as a search enters each phase.
+pub type PhaseProgress = Arc<dyn Fn(Phase) + Send + Sync>;
+
+/// Random probes per first-queen part of the estimate a proof reports with [`Phase::Proving`]:
+/// tens of milliseconds beside proofs of seconds or more, and only taken when someone listens.
+const PROGRESS_PROBES: u32 = 32;
 
 /// How to run a search.
 #[derive(Clone, Default)]
@@ -51,6 +85,8 @@ pub struct SearchOptions {
     /// Set from outside (e.g. on Ctrl-C) to stop the search; it then returns `Cancelled`.
     pub cancel: Option<Arc<AtomicBool>>,
     pub progress: Option<PartProgress>,
+    /// Told as the search enters each phase (see [`Phase`]).
+    pub phase: Option<PhaseProgress>,
     /// Collect one record per task here (see the `trace` module).
     pub trace: Option<Arc<Trace>>,
     /// The traced task this search runs in (a table's board job), the parent of its first tasks;
@@ -141,6 +177,9 @@ pub fn solve(
             t.begin_process()
         }
     });
+    if let Some(phase) = &options.phase {
+        phase(Phase::LocalSearch);
+    }
     let start = space.start_layout(options)?;
     if let (Some(trace), Some(span)) = (&options.trace, span) {
         let identity = TaskIdentity {
@@ -155,11 +194,18 @@ pub fn solve(
             trace.end_process(span, identity, 0);
         }
     }
-    let outcome = space.run(
-        &PartPath::whole(),
-        &Goal::Improve(Incumbent::start(start.clone())),
-        options,
-    )?;
+    let goal = Goal::Improve(Incumbent::start(start.clone()));
+    if let Some(phase) = &options.phase {
+        // A start at the lower bound needs no search, and so no estimate.
+        if start.len() > bounds::lower_bound(board) {
+            let estimated_nodes = space.estimate_by_parts(&goal, PROGRESS_PROBES);
+            phase(Phase::Proving {
+                start_queens: start.len(),
+                estimated_nodes,
+            });
+        }
+    }
+    let outcome = space.run(&PartPath::whole(), &goal, options)?;
     let layout = match outcome.result {
         PartResult::Improve(Some(found)) => found.layout,
         PartResult::Improve(None) => start,
@@ -241,6 +287,9 @@ pub fn count(
         queens,
         representatives,
     };
+    if let Some(phase) = &options.phase {
+        phase(Phase::Counting { queens });
+    }
     let outcome = space.run(&PartPath::whole(), &goal, options)?;
     let PartResult::Count(mut counted) = outcome.result else {
         unreachable!("a count gives counts")
@@ -403,6 +452,23 @@ impl SearchSpace {
             let shared = shared_for(s, goal);
             Some(estimate::<_>(s, &shared, &at, probes, seed))
         })
+    }
+
+    /// An estimate of the nodes the whole search expands for `goal`: the sum of the estimates of
+    /// its first-queen parts, `probes` probes each. The parts differ by orders of magnitude and
+    /// a probe from the root lands in one of them, so the estimates from the root alone scatter
+    /// far more (most of them short) for the same number of probes.
+    pub fn estimate_by_parts(&self, goal: &Goal, probes: u32) -> f64 {
+        let whole = PartPath::whole();
+        let parts = self.children(&whole).unwrap_or_default();
+        if parts.is_empty() {
+            return self.estimate(&whole, goal, probes, 0).unwrap_or(0.0);
+        }
+        parts
+            .iter()
+            .enumerate()
+            .filter_map(|(k, part)| self.estimate(part, goal, probes, k as u64))
+            .sum()
     }
 
     /// Search `part` for `goal`: the one entry point that `solve`, `count` and the distributed
@@ -615,31 +681,34 @@ impl<const W: usize> Run<'_, W> {
     /// parts) are always taken, on the pool or in order; below them [`Run::task`] splits only to
     /// keep workers busy. With `top`, progress is reported as the part's children finish.
     fn part(&self, at: Located<W>, top: bool, parent: Option<u64>) {
-        if !self.space.is_structural(&at) {
-            self.task(at, parent);
-            if top {
-                if let Some(progress) = &self.progress {
-                    progress(1, 1);
-                }
+        // The parts are known before any is done: say so at once rather than at the first.
+        let report = |done, total| {
+            if let (true, Some(progress)) = (top, &self.progress) {
+                progress(PartsDone {
+                    done,
+                    total,
+                    nodes: self.nodes.load(Relaxed),
+                });
             }
+        };
+        if !self.space.is_structural(&at) {
+            report(0, 1);
+            self.task(at, parent);
+            report(1, 1);
             return;
         }
         let span = self.trace.map(Trace::begin);
         let children = self.space.children(&at);
         let id = self.end_task(span, &at, parent, 0, true);
         let total = children.len();
+        report(0, total);
         let done = AtomicUsize::new(0);
         let each = |(_, child): (usize, Located<W>)| {
             if self.shared.should_stop() {
                 return;
             }
             self.part(child, false, id);
-            let finished = done.fetch_add(1, Relaxed) + 1;
-            if top {
-                if let Some(progress) = &self.progress {
-                    progress(finished, total);
-                }
-            }
+            report(done.fetch_add(1, Relaxed) + 1, total);
         };
         if self.parallel {
             children.into_par_iter().for_each(each);
