@@ -5,7 +5,9 @@
 //!   pool or sequentially.
 //! - [`check`] re-checks any layout with code that shares nothing with the search.
 //!
-//! The library does no I/O; the `queendom` binary is a thin command line over it.
+//! The search does no I/O. The files are the library's too: the table writer (`table::output`)
+//! and the run directories of plans and checkpoints (`plan::run_dir`, `plan::checkpoint`,
+//! `plan::status`); the `queendom` binary is a thin command line over it.
 
 pub mod board;
 pub mod check;

@@ -10,7 +10,6 @@ mod output;
 mod plan;
 mod plot;
 mod progress;
-mod run_dir;
 mod signals;
 mod solve;
 mod solve_pictures;
@@ -180,7 +179,10 @@ impl<E: Into<anyhow::Error>> From<E> for Failure {
             .downcast_ref::<output::OutputError>()
             .is_some_and(output::OutputError::is_refusal)
             || e.downcast_ref::<queendom::table::output::TableError>()
-                .is_some_and(queendom::table::output::TableError::is_refusal);
+                .is_some_and(queendom::table::output::TableError::is_refusal)
+            || e.is::<queendom::plan::run_dir::RunDirError>()
+            || e.downcast_ref::<queendom::plan::checkpoint::CheckpointError>()
+                .is_some_and(queendom::plan::checkpoint::CheckpointError::is_refusal);
         if refused {
             Failure::Usage(e)
         } else {

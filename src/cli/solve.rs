@@ -6,13 +6,13 @@ use queendom::search::{solve, SearchOptions, Solution};
 use queendom::{Board, Problem};
 
 use super::boards::{BoardLoop, Searched};
-use super::plan::{checkpoint_dir, solve_checkpointed, CheckpointError};
 use super::progress::BoardProgress;
 use super::signals::Interrupt;
 use super::solve_pictures::{PictureArgs, PicturePlan};
 use super::start::StartArgs;
 use super::trace_file::TraceArgs;
 use super::{print, Failure, ProblemArgs, ThreadArgs};
+use queendom::plan::checkpoint::{checkpoint_dir, solve_checkpointed, CheckpointError};
 
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
@@ -136,6 +136,6 @@ fn solve_in(
                 at.display()
             ))))
         }
-        Err(CheckpointError::Usage(f) | CheckpointError::Other(f)) => Err(f),
+        Err(e) => Err(e.into()),
     }
 }

@@ -32,11 +32,11 @@ use queendom::Board;
 
 use super::format_arg::FormatArg;
 use super::output::Target;
-use super::plan::{solve_checkpointed, CheckpointError};
 use super::signals::Interrupt;
 use super::start::StartArgs;
 use super::trace_file::TraceArgs;
 use super::{progress, usage, Failure, ProblemArgs, ThreadArgs};
+use queendom::plan::checkpoint::{solve_checkpointed, CheckpointError};
 
 const TABLE_HELP: &str = "\
 Formats: --format, or from FILE's extension (.csv .tsv .json .jsonl .ndjson .md .markdown .xlsx);
@@ -402,7 +402,7 @@ impl Run<'_> {
                 Ok(row) => rows.write(row)?,
                 // The board in progress is dropped: nothing of it was written.
                 Err(CheckpointError::Cancelled(..)) => break,
-                Err(CheckpointError::Usage(f) | CheckpointError::Other(f)) => return Err(f),
+                Err(e) => return Err(e.into()),
             }
             self.bar.inc(1);
         }

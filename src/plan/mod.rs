@@ -14,9 +14,12 @@
 mod attempts;
 mod audit;
 mod build;
+pub mod checkpoint;
 mod merge;
 mod report;
+pub mod run_dir;
 mod split;
+pub mod status;
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -32,7 +35,7 @@ pub use attempts::{
     age, last_attempt, slurm_time, time_text, utc_iso, Attempt, AttemptEvent, LastAttempt,
 };
 pub use audit::{audit_part, sample_parts, PartAudit};
-pub use build::{build, PlanRequest, MIN_PART_NODES};
+pub use build::{build, PlanRequest, MIN_PART_NODES, PROBES};
 pub use merge::{array_syntax, count_contradiction, merge, BoardAnswer, MergeError, Merged};
 pub use report::{run_part, CountReport, FoundReport, PartReport, PartRun, ReportError};
 pub use split::{split_parts, Split, SplitError};
