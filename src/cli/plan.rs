@@ -7,8 +7,9 @@ use std::time::SystemTime;
 
 use queendom::export::Format;
 use queendom::plan::{
-    array_syntax, build, last_attempt, merge, split_parts, time_text, AttemptEvent, LastAttempt,
-    LoadedPlan, MergeError, Merged, PlanGoal, PlanRequest, TableAxes, MIN_PART_NODES, PROBES,
+    array_syntax, build, last_attempt, merge, split_parts, time_text, AttemptEvent, BoardAnswer,
+    LastAttempt, LoadedPlan, MergeError, Merged, PlanGoal, PlanRequest, TableAxes, MIN_PART_NODES,
+    PROBES,
 };
 use queendom::row::{RowKind, TableRow};
 use queendom::search::{Problem, SearchError, SearchOptions};
@@ -863,9 +864,13 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
         let bytes = table_bytes(format, run.plan.problem, axes, &merged)?;
         return emit(out, &bytes);
     }
-    let answer = &merged.boards[0];
-    let symbol = run.plan.problem.symbol();
-    let text = match answer.count {
+    let text = answer_text(&merged.boards[0], run.plan.problem.symbol());
+    emit(out, text.as_bytes())
+}
+
+/// One board's merged answer as `solve` (or `count`) prints it, with the parts it took.
+fn answer_text(answer: &BoardAnswer, symbol: &str) -> String {
+    match answer.count {
         None => format!(
             "{symbol}({}) = {}\n{}layout: {}\n({} nodes in {}, {:.3} s, {:.3} CPU s, {})\n\n",
             answer.board,
@@ -888,8 +893,7 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
             answer.cpu_seconds,
             super::threads_text(answer.threads)
         ),
-    };
-    emit(out, text.as_bytes())
+    }
 }
 
 /// A merged answer goes to stdout, or into FILE whole (claimed, and so locked, before the merge).
