@@ -5,7 +5,9 @@
 //!   pool or sequentially.
 //! - [`check`] re-checks any layout with code that shares nothing with the search.
 //!
-//! The library does no I/O; the `queendom` binary is a thin command line over it.
+//! The search does no I/O. The files are the library's too: the table writer (`table::output`)
+//! and the run directories of plans and checkpoints (`plan::run_dir`, `plan::checkpoint`,
+//! `plan::status`); the `queendom` binary is a thin command line over it.
 
 pub mod board;
 pub mod check;
@@ -15,6 +17,7 @@ pub mod nqueens_check;
 pub mod output;
 pub mod picture;
 pub mod plan;
+pub mod problem;
 pub mod row;
 pub mod search;
 pub mod table;
@@ -22,5 +25,6 @@ pub mod trace;
 pub mod workload;
 
 pub use board::{Board, BoardError, BoardParseError, Layout, Square, MAX_SIDE};
+pub use problem::Problem;
 pub use row::TableRow;
-pub use search::{solve, Problem, SearchError, SearchOptions, Solution};
+pub use search::{solve, SearchError, SearchOptions, Solution};

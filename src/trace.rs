@@ -12,6 +12,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::board::Board;
+use crate::problem::Problem;
 
 /// Which search a task belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,10 +22,8 @@ pub enum TaskKind {
     Board,
     /// The heuristic that finds the layout a domination search starts from.
     Start,
-    /// A part of a γ search (path: the indices of the cuts from the root).
-    Domination,
-    /// A part of an i search.
-    IndependentDomination,
+    /// A part of a γ or i search (path: the indices of the cuts from the root).
+    Search(Problem),
     /// A piece of an N-queens count (path: the column of the queen of each row placed).
     NQueens,
 }
@@ -34,8 +33,7 @@ impl TaskKind {
         match self {
             TaskKind::Board => "board",
             TaskKind::Start => "start",
-            TaskKind::Domination => "domination",
-            TaskKind::IndependentDomination => "independent-domination",
+            TaskKind::Search(problem) => problem.name(),
             TaskKind::NQueens => "nqueens",
         }
     }
@@ -247,7 +245,7 @@ mod tests {
             inner,
             TaskIdentity {
                 parent: Some(outer_id),
-                kind: TaskKind::Domination,
+                kind: TaskKind::Search(Problem::Domination),
                 board,
                 path: vec![0, 1],
             },
@@ -258,7 +256,7 @@ mod tests {
             outer,
             TaskIdentity {
                 parent: None,
-                kind: TaskKind::Domination,
+                kind: TaskKind::Search(Problem::Domination),
                 board,
                 path: vec![0],
             },

@@ -43,11 +43,7 @@ impl fmt::Display for Workload {
                 problem,
                 queens,
             } => {
-                let what = match problem {
-                    Problem::Domination => "dominate",
-                    Problem::IndependentDomination => "independently dominate",
-                };
-                write!(f, "no {queens} queens {what} {rows}x{cols}")
+                write!(f, "no {queens} queens {} {rows}x{cols}", problem.verb())
             }
             Workload::CountPlacements { n } => write!(f, "count the {n}-queens placements"),
         }

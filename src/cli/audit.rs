@@ -7,9 +7,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use queendom::plan::{array_syntax, audit_part, merge, sample_parts, MergeError};
 use queendom::search::{SearchError, SearchOptions};
 
-use super::run_dir::{cpu_seconds, RunDir};
 use super::signals::Interrupt;
 use super::{print, usage, Failure, ThreadArgs};
+use queendom::plan::run_dir::{cpu_seconds, RunDir};
 
 const AUDIT_HELP: &str = "\
 merge checks what every result claims; audit checks that the claims are true. Each chosen part

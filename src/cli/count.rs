@@ -2,17 +2,18 @@
 //! of their classes under the board's symmetries; or every layout, or one per class.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use queendom::picture::{BoardPicture, ContactSheet};
 
-use queendom::search::{count, Problem, SearchError, SearchOptions};
+use queendom::search::{count, Counted, Problem, SearchOptions};
 
 use queendom::{Board, Layout};
 
+use super::boards::{BoardLoop, Searched};
 use super::output::{check_whole, write_whole_to, Target};
+use super::progress::BoardProgress;
 use super::signals::Interrupt;
-use super::{print, progress, usage, Failure, ThreadArgs};
+use super::{print, usage, Failure, ProblemArgs, ThreadArgs};
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
@@ -34,9 +35,8 @@ pub struct CountArgs {
     /// Boards as ROWSxCOLS (e.g. 8x8, 3x5); a single number N means NxN.
     #[arg(value_name = "BOARD", required = true)]
     boards: Vec<String>,
-    /// Independent domination i: no two queens may attack each other.
-    #[arg(short = 'i', long)]
-    independent: bool,
+    #[command(flatten)]
+    problem: ProblemArgs,
     /// Print every minimum layout, one per line, before the counts.
     #[arg(long, conflicts_with = "classes")]
     list: bool,
@@ -68,11 +68,7 @@ pub fn run(args: CountArgs) -> Result<(), Failure> {
         .iter()
         .map(|b| b.parse::<Board>().map_err(usage))
         .collect::<Result<_, _>>()?;
-    let problem = if args.independent {
-        Problem::IndependentDomination
-    } else {
-        Problem::Domination
-    };
+    let problem = args.problem.problem();
     // Picture directories are checked (and made) before any search.
     for dir in [&args.svg, &args.png, &args.pdf].into_iter().flatten() {
         // Elsewhere `-` means standard output; here a directory is needed, and one named `-`
@@ -85,89 +81,92 @@ pub fn run(args: CountArgs) -> Result<(), Failure> {
         }
         picture_dir(dir)?;
     }
-    let pool = args.threads.pool()?;
     let interrupt = Interrupt::register()?;
-    let total = boards.len();
-    for (done, board) in boards.into_iter().enumerate() {
-        let start = Instant::now();
-        let bar = progress::bar(0, "parts");
-        bar.set_message(format!("counting {board}"));
-        let options = SearchOptions {
-            progress: Some(progress::part_position(&bar)),
-            cancel: Some(interrupt.flag()),
-            ..SearchOptions::for_threads(args.threads.count())
-        };
-        let keep = args.list || args.classes;
-        let counted = pool.install(|| count(board, problem, keep, &options));
-        bar.finish_and_clear();
-        let counted = match counted {
-            Err(SearchError::Cancelled) => {
-                eprintln!(
-                    "queendom: interrupted while counting {board} ({done} of {total} boards done)"
-                );
-                return Err(Failure::Interrupted(interrupt.exit_code()));
-            }
-            other => other?,
-        };
-        let seconds = start.elapsed().as_secs_f64();
-        let mut out = String::new();
-        if args.classes {
-            for (layout, size) in &counted.representatives {
-                problem.check(layout, counted.queens)?;
-                out.push_str(&format!(
-                    "{}  (class of {size})\n",
-                    layout.to_squares_string()
-                ));
-            }
+    let board_loop = BoardLoop {
+        verb: "counting",
+        hint: None,
+        interrupt: &interrupt,
+        threads: &args.threads,
+    };
+    let keep = args.list || args.classes;
+    let search = |board, options: &SearchOptions, _: &BoardProgress| {
+        Searched::of(count(board, problem, keep, options))
+    };
+    let report =
+        |board, counted: Counted, seconds| print_count(&args, &interrupt, board, &counted, seconds);
+    board_loop.run(
+        boards,
+        &SearchOptions::for_threads(args.threads.count()),
+        search,
+        report,
+    )
+}
+
+/// Print one board's count (and its layouts or classes), and draw its classes.
+fn print_count(
+    args: &CountArgs,
+    interrupt: &Interrupt,
+    board: Board,
+    counted: &Counted,
+    seconds: f64,
+) -> Result<(), Failure> {
+    let problem = counted.problem;
+    let mut out = String::new();
+    if args.classes {
+        for (layout, size) in &counted.representatives {
+            problem.check(layout, counted.queens)?;
+            out.push_str(&format!(
+                "{}  (class of {size})\n",
+                layout.to_squares_string()
+            ));
         }
-        if args.list {
-            let mut all: Vec<Layout> = counted
-                .representatives
-                .iter()
-                .flat_map(|(layout, _)| layout.class())
-                .collect();
-            all.sort_by(|a, b| a.queens().cmp(b.queens()));
-            if all.len() as u64 != counted.layouts {
-                return Err(Failure::Error(anyhow::anyhow!(
-                    "internal error: the classes of {board} hold {} layouts, the count says {}",
-                    all.len(),
-                    counted.layouts
-                )));
-            }
-            for layout in &all {
-                problem.check(layout, counted.queens)?;
-                out.push_str(&layout.to_squares_string());
-                out.push('\n');
-            }
-        }
-        let symbol = if args.independent { "i" } else { "γ" };
-        if args.classes {
-            draw_classes(
-                &args,
-                &interrupt,
-                board,
-                problem,
-                symbol,
-                &counted.representatives,
-                counted.queens,
-            )?;
-        }
-        let group = if board.is_square() {
-            "the 8 rotations and reflections of the square"
-        } else {
-            "the 4 symmetries of the rectangle"
-        };
-        out.push_str(&format!(
-            "{symbol}({board}) = {}\nlayouts: {}\nclasses: {} (under {group})\n({} nodes, {seconds:.3} s, {})\n\n",
-            counted.queens,
-            counted.layouts,
-            counted.classes,
-            counted.nodes,
-            super::threads_text(args.threads.count()),
-        ));
-        print(&out)?;
     }
-    Ok(())
+    if args.list {
+        let mut all: Vec<Layout> = counted
+            .representatives
+            .iter()
+            .flat_map(|(layout, _)| layout.class())
+            .collect();
+        all.sort_by(|a, b| a.queens().cmp(b.queens()));
+        if all.len() as u64 != counted.layouts {
+            return Err(Failure::Error(anyhow::anyhow!(
+                "internal error: the classes of {board} hold {} layouts, the count says {}",
+                all.len(),
+                counted.layouts
+            )));
+        }
+        for layout in &all {
+            problem.check(layout, counted.queens)?;
+            out.push_str(&layout.to_squares_string());
+            out.push('\n');
+        }
+    }
+    let symbol = problem.symbol();
+    if args.classes {
+        draw_classes(
+            args,
+            interrupt,
+            board,
+            problem,
+            symbol,
+            &counted.representatives,
+            counted.queens,
+        )?;
+    }
+    let group = if board.is_square() {
+        "the 8 rotations and reflections of the square"
+    } else {
+        "the 4 symmetries of the rectangle"
+    };
+    out.push_str(&format!(
+        "{symbol}({board}) = {}\nlayouts: {}\nclasses: {} (under {group})\n({} nodes, {seconds:.3} s, {})\n\n",
+        counted.queens,
+        counted.layouts,
+        counted.classes,
+        counted.nodes,
+        super::threads_text(args.threads.count()),
+    ));
+    print(&out)
 }
 
 /// Make sure `dir` is a directory pictures can go to, creating it (not its parents) if missing.

@@ -2,6 +2,7 @@
 
 mod audit;
 mod bench;
+mod boards;
 mod count;
 mod format_arg;
 mod nqueens;
@@ -9,7 +10,6 @@ mod output;
 mod plan;
 mod plot;
 mod progress;
-mod run_dir;
 mod signals;
 mod solve;
 mod solve_pictures;
@@ -99,6 +99,24 @@ pub struct ThreadArgs {
     pub threads: Option<u16>,
 }
 
+/// Which number a computing command computes: `-i` is read here and nowhere else.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct ProblemArgs {
+    /// Independent domination i instead of domination γ: no two queens may attack each other.
+    #[arg(short = 'i', long)]
+    independent: bool,
+}
+
+impl ProblemArgs {
+    pub fn problem(self) -> queendom::Problem {
+        if self.independent {
+            queendom::Problem::IndependentDomination
+        } else {
+            queendom::Problem::Domination
+        }
+    }
+}
+
 /// "1 thread", "2 threads": the thread count as the reports print it.
 pub fn threads_text(threads: usize) -> String {
     if threads == 1 {
@@ -161,7 +179,10 @@ impl<E: Into<anyhow::Error>> From<E> for Failure {
             .downcast_ref::<output::OutputError>()
             .is_some_and(output::OutputError::is_refusal)
             || e.downcast_ref::<queendom::table::output::TableError>()
-                .is_some_and(queendom::table::output::TableError::is_refusal);
+                .is_some_and(queendom::table::output::TableError::is_refusal)
+            || e.is::<queendom::plan::run_dir::RunDirError>()
+            || e.downcast_ref::<queendom::plan::checkpoint::CheckpointError>()
+                .is_some_and(queendom::plan::checkpoint::CheckpointError::is_refusal);
         if refused {
             Failure::Usage(e)
         } else {

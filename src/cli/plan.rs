@@ -7,9 +7,9 @@ use std::time::SystemTime;
 
 use queendom::export::Format;
 use queendom::plan::{
-    array_syntax, build, last_attempt, merge, slurm_time, split_parts, time_text, Attempt,
-    AttemptEvent, LastAttempt, LoadedPlan, MergeError, Merged, PlanGoal, PlanRequest, TableAxes,
-    MIN_PART_NODES,
+    array_syntax, build, last_attempt, merge, split_parts, time_text, AttemptEvent, BoardAnswer,
+    LastAttempt, LoadedPlan, MergeError, Merged, PlanGoal, PlanRequest, TableAxes, MIN_PART_NODES,
+    PROBES,
 };
 use queendom::row::{RowKind, TableRow};
 use queendom::search::{Problem, SearchError, SearchOptions};
@@ -17,11 +17,12 @@ use queendom::table::{boards, SizeList};
 use queendom::Board;
 
 use super::output::{OutFile, Target};
-use super::run_dir::{Claim, PlanLock, RunDir, WorkError, MERGE_LOG};
 use super::signals::Interrupt;
 use super::start::StartArgs;
 use super::trace_file::TraceArgs;
-use super::{print, usage, Failure, ThreadArgs};
+use super::{print, usage, Failure, ProblemArgs, ThreadArgs};
+use queendom::plan::run_dir::{Claim, PlanLock, RunDir, WorkError};
+use queendom::plan::status::StatusReport;
 
 /// Exit code of `work --next` when no part is left to claim.
 pub const NOTHING_LEFT: i32 = 3;
@@ -54,9 +55,8 @@ pub struct PlanArgs {
     /// A table's column counts (needs --rows).
     #[arg(long, value_name = "SIZES", allow_negative_numbers = true)]
     cols: Option<SizeList>,
-    /// Independent domination i instead of domination γ.
-    #[arg(short = 'i', long)]
-    independent: bool,
+    #[command(flatten)]
+    problem: ProblemArgs,
     /// Count every minimum layout (as `queendom count`) instead of finding one.
     #[arg(long)]
     count: bool,
@@ -90,13 +90,6 @@ pub struct PlanArgs {
     threads: ThreadArgs,
 }
 
-/// Random probes per cost estimate.
-const PROBES: u32 = 64;
-
-/// With `--checkpoint`, parts are not cut below a second or two of search: a finished part costs
-/// a result file written with fsync, and an interruption loses at most one part anyway.
-const CHECKPOINT_PART_NODES: f64 = 1_000_000.0;
-
 pub fn plan(args: PlanArgs) -> Result<(), Failure> {
     if let Some(parts) = &args.split {
         let Some(dir) = &args.board else {
@@ -113,7 +106,7 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
         .output
         .clone()
         .expect("clap requires -o without --split");
-    let problem = problem(args.independent);
+    let problem = args.problem.problem();
     let (board_list, table) = match (&args.board, &args.rows, &args.cols) {
         (Some(b), None, None) => (vec![b.parse::<Board>().map_err(usage)?], None),
         (None, Some(r), Some(c)) => (
@@ -284,14 +277,6 @@ fn parse_parts(text: &str) -> Option<Vec<usize>> {
     Some(parts)
 }
 
-fn problem(independent: bool) -> Problem {
-    if independent {
-        Problem::IndependentDomination
-    } else {
-        Problem::Domination
-    }
-}
-
 /// A plan is never written over anything: an existing non-empty directory is refused before any
 /// work is done.
 fn refuse_existing(path: &Path) -> Result<(), Failure> {
@@ -337,8 +322,8 @@ fn describe(plan: &LoadedPlan, dir: &Path) -> String {
         .map(|p| p.estimate)
         .fold(0.0, f64::max);
     let what = match (&plan.plan.table, plan.boards.as_slice()) {
-        (None, [b]) => format!("{} of {b}", symbol(plan.problem)),
-        _ => format!("{} of {} boards", symbol(plan.problem), plan.boards.len()),
+        (None, [b]) => format!("{} of {b}", plan.problem.symbol()),
+        _ => format!("{} of {} boards", plan.problem.symbol(), plan.boards.len()),
     };
     let goal = match plan.plan.goal {
         PlanGoal::Minimum => "",
@@ -366,13 +351,6 @@ fn describe(plan: &LoadedPlan, dir: &Path) -> String {
         n.saturating_sub(1)
     ));
     out
-}
-
-fn symbol(problem: Problem) -> &'static str {
-    match problem {
-        Problem::Domination => "γ",
-        Problem::IndependentDomination => "i",
-    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -418,7 +396,7 @@ pub struct WorkArgs {
 pub fn work(args: WorkArgs) -> Result<(), Failure> {
     // Held for the worker's life: `plan --split` waits for no worker, and no worker reads a plan
     // that a split is replacing.
-    let _plan_lock = if args.run.join(super::run_dir::PLAN_FILE).is_file() {
+    let _plan_lock = if args.run.join(queendom::plan::run_dir::PLAN_FILE).is_file() {
         Some(PlanLock::share(&args.run).map_err(|e| {
             Failure::Error(anyhow::anyhow!(
                 "cannot lock the plan of {}: {e}",
@@ -659,126 +637,63 @@ pub struct StatusArgs {
 
 pub fn status(args: StatusArgs) -> Result<(), Failure> {
     let run = RunDir::open(&args.run)?;
-    let now = SystemTime::now();
-    let results = run.read_results();
-    let parts = run.plan.parts();
-    let done = results.done();
-    let claimed: Vec<bool> = (0..parts)
-        .map(|k| results.reports[k].is_none() && run.is_claimed(k))
-        .collect();
-    let running = claimed.iter().filter(|&&c| c).count();
-    let left = parts - done - running;
-    let reports = results.checked();
-    let nodes: u64 = reports.iter().map(|r| r.nodes).sum();
-    let cpu: f64 = reports.iter().fold(0.0, |t, r| t + r.cpu_seconds);
-    let wall: f64 = reports.iter().fold(0.0, |t, r| t + r.seconds);
-    // What is left, at the CPU cost per estimated node of the parts done so far.
-    let estimate = |k: usize| run.plan.plan.parts[k].estimate;
-    let sum = |done: bool| {
-        (0..parts)
-            .filter(|&k| results.reports[k].is_some() == done)
-            .fold(0.0, |t, k| t + estimate(k))
-    };
-    let (done_estimate, left_estimate) = (sum(true), sum(false));
-    let per_node = (done_estimate > 0.0 && done > 0).then(|| cpu / done_estimate);
-    let cpu_left = per_node.map(|c| c * left_estimate);
-    let best: Vec<String> = run
-        .plan
-        .boards
-        .iter()
-        .enumerate()
-        .map(|(b, board)| {
-            let inc = run.plan.incumbent(b, &reports);
-            format!("{board}: {}", inc.queens)
-        })
-        .collect();
-    let mut rank_of = vec![0; parts];
-    for (r, k) in run.plan.claim_order().into_iter().enumerate() {
-        rank_of[k] = r;
-    }
-    let missing: Vec<usize> = (0..parts)
-        .filter(|&k| results.reports[k].is_none() && !claimed[k])
-        .collect();
-    let in_progress: Vec<usize> = (0..parts).filter(|&k| claimed[k]).collect();
-    // A missing part that a worker started and did not finish: how its last attempt ended.
-    let failed: Vec<(usize, usize, Attempt)> = missing
-        .iter()
-        .filter_map(|&k| {
-            let attempts = run.attempts(k);
-            match last_attempt(&attempts) {
-                LastAttempt::Never => None,
-                LastAttempt::Ended(a) if a.event == AttemptEvent::Finished => None,
-                LastAttempt::Ended(a) | LastAttempt::Silent(a) => {
-                    let tries = attempts
-                        .iter()
-                        .filter(|a| a.event == AttemptEvent::Started)
-                        .count();
-                    Some((k, tries, a))
-                }
-            }
-        })
-        .collect();
-    let failed_parts: Vec<usize> = failed.iter().map(|f| f.0).collect();
-    let (missing_ranks, running_ranks, failed_ranks) = (
-        run.plan.ranks_of(&missing),
-        run.plan.ranks_of(&in_progress),
-        run.plan.ranks_of(&failed_parts),
-    );
-    // The longest part left decides the `--time` of a resubmission (one CPU a task).
-    let largest_left = (0..parts)
-        .filter(|&k| results.reports[k].is_none())
-        .max_by(|&a, &b| estimate(a).total_cmp(&estimate(b)));
-    let largest_seconds = per_node
-        .zip(largest_left)
-        .map(|(c, k)| (k, c * estimate(k)));
-    let suggested_time = largest_seconds.map(|(_, s)| slurm_time(2.0 * s + 60.0));
-    let merge_log = std::fs::read_to_string(args.run.join(MERGE_LOG)).unwrap_or_default();
-    let last_merge = merge_log.lines().rev().find(|l| !l.trim().is_empty());
+    let report = StatusReport::of(&run);
     if args.json {
-        let failed_json: Vec<serde_json::Value> = failed
-            .iter()
-            .map(|(k, n, a)| {
-                serde_json::json!({
-                    "part": k,
-                    "rank": rank_of[*k],
-                    "attempts": n,
-                    "event": if a.event == AttemptEvent::Started { "died" } else { event_name(a.event) },
-                    "host": a.host,
-                    "time": a.time,
-                    "job": a.job,
-                    "exit": a.exit,
-                    "why": a.why,
-                })
-            })
-            .collect();
-        let value = serde_json::json!({
-            "missing_parts": array_syntax(&missing),
-            "missing_ranks": array_syntax(&missing_ranks),
-            "running_parts": array_syntax(&in_progress),
-            "running_ranks": array_syntax(&running_ranks),
-            "failed_parts": array_syntax(&failed_parts),
-            "failed_ranks": array_syntax(&failed_ranks),
-            "failed": failed_json,
-            "plan": run.plan.id,
-            "parts": parts,
-            "done": done,
-            "running": running,
-            "left": left,
-            "refused": results.refused.len(),
-            "nodes": nodes,
-            "cpu_seconds": cpu,
-            "seconds": wall,
-            "cpu_seconds_left_estimate": cpu_left,
-            "largest_part_left": largest_seconds.map(|(k, _)| k),
-            "largest_part_left_cpu_seconds_estimate": largest_seconds.map(|(_, s)| s),
-            "suggested_time": suggested_time,
-            "merge": last_merge,
-        });
-        return print(&format!("{value}\n"));
+        return print(&format!("{}\n", status_json(&report)));
     }
+    print(&status_text(&report, &args.run, SystemTime::now()))
+}
+
+fn status_json(s: &StatusReport) -> serde_json::Value {
+    let failed_json: Vec<serde_json::Value> = s
+        .failed
+        .iter()
+        .map(|f| {
+            let a = &f.last;
+            serde_json::json!({
+                "part": f.part,
+                "rank": s.rank_of[f.part],
+                "attempts": f.attempts,
+                "event": if a.event == AttemptEvent::Started { "died" } else { event_name(a.event) },
+                "host": a.host,
+                "time": a.time,
+                "job": a.job,
+                "exit": a.exit,
+                "why": a.why,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "missing_parts": array_syntax(&s.missing),
+        "missing_ranks": array_syntax(&s.missing_ranks),
+        "running_parts": array_syntax(&s.running_parts),
+        "running_ranks": array_syntax(&s.running_ranks),
+        "failed_parts": array_syntax(&s.failed_parts()),
+        "failed_ranks": array_syntax(&s.failed_ranks),
+        "failed": failed_json,
+        "plan": s.plan,
+        "parts": s.parts,
+        "done": s.done,
+        "running": s.running,
+        "left": s.left,
+        "refused": s.refused.len(),
+        "nodes": s.nodes,
+        "cpu_seconds": s.cpu_seconds,
+        "seconds": s.seconds,
+        "cpu_seconds_left_estimate": s.cpu_seconds_left,
+        "largest_part_left": s.largest_left.map(|(k, _)| k),
+        "largest_part_left_cpu_seconds_estimate": s.largest_left.map(|(_, c)| c),
+        "suggested_time": s.suggested_time,
+        "merge": s.last_merge,
+    })
+}
+
+fn status_text(s: &StatusReport, dir: &Path, now: SystemTime) -> String {
+    let (parts, done, running, left) = (s.parts, s.done, s.running, s.left);
+    let (nodes, cpu, wall) = (s.nodes, s.cpu_seconds, s.seconds);
     let mut out = format!(
         "plan {}\nparts: {parts}; done {done}, running {running}, left {left}\n",
-        run.plan.id
+        s.plan
     );
     out.push_str(&format!(
         "search so far: {nodes} nodes, {cpu:.1} CPU s ({wall:.1} s of part wall time)\n"
@@ -786,35 +701,36 @@ pub fn status(args: StatusArgs) -> Result<(), Failure> {
     if done == parts {
         out.push_str(&format!(
             "left: nothing: `queendom merge {}` gives the answer\n",
-            args.run.display()
+            dir.display()
         ));
-    } else if let Some(c) = cpu_left {
+    } else if let Some(c) = s.cpu_seconds_left {
         out.push_str(&format!(
             "left: about {c:.0} CPU s by the estimates (the estimates are rough: single parts can be far off)\n"
         ));
     }
-    if let (Some((k, s)), Some(t)) = (largest_seconds, &suggested_time) {
+    if let (Some((k, c)), Some(t)) = (s.largest_left, &s.suggested_time) {
         out.push_str(&format!(
-            "largest part left: part {k} (rank {}), about {s:.0} CPU s; for one CPU a task, --time={t} (twice that, and a minute)\n",
-            rank_of[k]
+            "largest part left: part {k} (rank {}), about {c:.0} CPU s; for one CPU a task, --time={t} (twice that, and a minute)\n",
+            s.rank_of[k]
         ));
     }
-    if !missing.is_empty() {
+    if !s.missing.is_empty() {
         out.push_str(&format!(
             "missing (no result, no worker): ranks {} (for `sbatch --array=`; `submit.sh {} --missing` submits them), parts {}\n",
-            array_syntax(&missing_ranks),
-            args.run.display(),
-            array_syntax(&missing)
+            array_syntax(&s.missing_ranks),
+            dir.display(),
+            array_syntax(&s.missing)
         ));
     }
-    if !failed.is_empty() {
+    if !s.failed.is_empty() {
         out.push_str(&format!(
             "failed (of the missing; started, no result): ranks {}, parts {}\n",
-            array_syntax(&failed_ranks),
-            array_syntax(&failed_parts)
+            array_syntax(&s.failed_ranks),
+            array_syntax(&s.failed_parts())
         ));
         const SHOWN: usize = 20;
-        for (k, n, a) in failed.iter().take(SHOWN) {
+        for f in s.failed.iter().take(SHOWN) {
+            let (k, n, a) = (f.part, f.attempts, &f.last);
             let how = if a.event == AttemptEvent::Started {
                 format!(
                     "{}, and ended without a word (killed by SIGKILL, out of memory, or its node failed)",
@@ -823,49 +739,47 @@ pub fn status(args: StatusArgs) -> Result<(), Failure> {
             } else {
                 a.describe(now)
             };
-            let tries = if *n > 1 {
+            let tries = if n > 1 {
                 format!(" ({n} attempts)")
             } else {
                 String::new()
             };
             out.push_str(&format!(
                 "  part {k} (rank {}){tries}: {how}\n",
-                rank_of[*k]
+                s.rank_of[k]
             ));
         }
-        if failed.len() > SHOWN {
+        if s.failed.len() > SHOWN {
             out.push_str(&format!(
                 "  … and {} more (status --json lists them all)\n",
-                failed.len() - SHOWN
+                s.failed.len() - SHOWN
             ));
         }
     }
-    if !in_progress.is_empty() {
+    if !s.running_parts.is_empty() {
         out.push_str(&format!(
             "running: ranks {}, parts {}\n",
-            array_syntax(&running_ranks),
-            array_syntax(&in_progress)
+            array_syntax(&s.running_ranks),
+            array_syntax(&s.running_parts)
         ));
-        for &k in in_progress.iter().take(10) {
-            if let Some(a) = run.attempts(k).last() {
-                out.push_str(&format!(
-                    "  part {k} (rank {}): {}\n",
-                    rank_of[k],
-                    a.describe(now)
-                ));
-            }
+        for (k, a) in &s.running_attempts {
+            out.push_str(&format!(
+                "  part {k} (rank {}): {}\n",
+                s.rank_of[*k],
+                a.describe(now)
+            ));
         }
     }
-    if let Some(line) = last_merge {
+    if let Some(line) = &s.last_merge {
         out.push_str(&format!("last merge job: {}\n", merge_line_text(line, now)));
     }
-    if run.plan.plan.goal == PlanGoal::Minimum && best.len() <= 8 {
+    if let Some(best) = &s.best {
         out.push_str(&format!("best so far: {}\n", best.join(", ")));
     }
-    for (path, why) in &results.refused {
+    for (path, why) in &s.refused {
         out.push_str(&format!("refused: {}: {why}\n", path.display()));
     }
-    print(&out)
+    out
 }
 
 fn event_name(event: AttemptEvent) -> &'static str {
@@ -950,9 +864,13 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
         let bytes = table_bytes(format, run.plan.problem, axes, &merged)?;
         return emit(out, &bytes);
     }
-    let answer = &merged.boards[0];
-    let symbol = symbol(run.plan.problem);
-    let text = match answer.count {
+    let text = answer_text(&merged.boards[0], run.plan.problem.symbol());
+    emit(out, text.as_bytes())
+}
+
+/// One board's merged answer as `solve` (or `count`) prints it, with the parts it took.
+fn answer_text(answer: &BoardAnswer, symbol: &str) -> String {
+    match answer.count {
         None => format!(
             "{symbol}({}) = {}\n{}layout: {}\n({} nodes in {}, {:.3} s, {:.3} CPU s, {})\n\n",
             answer.board,
@@ -975,8 +893,7 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
             answer.cpu_seconds,
             super::threads_text(answer.threads)
         ),
-    };
-    emit(out, text.as_bytes())
+    }
 }
 
 /// A merged answer goes to stdout, or into FILE whole (claimed, and so locked, before the merge).
@@ -1051,163 +968,5 @@ pub fn group(board: Board) -> &'static str {
         "the 8 rotations and reflections of the square"
     } else {
         "the 4 symmetries of the rectangle"
-    }
-}
-
-/// Why a checkpointed search stopped.
-pub enum CheckpointError {
-    // (Converted from the search's own errors by `TableRunner::compute_with`.)
-    /// A bad checkpoint directory (exit 2).
-    Usage(Failure),
-    /// Interrupted: (parts done, parts in all).
-    Cancelled(usize, usize),
-    Other(Failure),
-}
-
-/// The run directory of `board` inside a checkpoint directory.
-pub fn checkpoint_dir(dir: &Path, board: Board, problem: Problem) -> PathBuf {
-    dir.join(format!("{board}-{}", problem.name()))
-}
-
-/// `solve --checkpoint DIR` and `table --checkpoint DIR`: plan the board (or take up its plan
-/// from an earlier run), run every part that has no result on all threads in order, and merge.
-/// Every finished part is on disk, so an interrupted run loses at most the part in progress;
-/// parts another process is running are waited for, so two runs on one directory share it.
-pub fn solve_checkpointed(
-    board: Board,
-    problem: Problem,
-    dir: &Path,
-    parts: usize,
-    options: &SearchOptions,
-    threads: usize,
-    on_part: &dyn Fn(usize, usize),
-) -> Result<(queendom::Layout, u64), CheckpointError> {
-    let sub = checkpoint_dir(dir, board, problem);
-    let cancelled = || {
-        options
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-    };
-    for (d, what) in [(dir, "checkpoint directory"), (sub.as_path(), "directory")] {
-        // Another run may create it at the same moment: a directory that exists is fine.
-        match std::fs::create_dir(d) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && d.is_dir() => {}
-            Err(e) => {
-                return Err(CheckpointError::Usage(usage(format!(
-                    "cannot create {what} {}: {e}",
-                    d.display()
-                ))))
-            }
-        }
-    }
-    // One process plans the board; one started beside it waits, then takes up that plan.
-    let lock = loop {
-        match PlanLock::try_take(&sub) {
-            Ok(Some(lock)) => break lock,
-            Ok(None) if cancelled() => return Err(CheckpointError::Cancelled(0, 0)),
-            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(100)),
-            Err(e) => {
-                return Err(CheckpointError::Usage(usage(format!(
-                    "cannot lock {} to plan {board}: {e}",
-                    sub.display()
-                ))))
-            }
-        }
-    };
-    let run = if sub.join(super::run_dir::PLAN_FILE).exists() {
-        let run = RunDir::open(&sub).map_err(CheckpointError::Usage)?;
-        let p = &run.plan;
-        if p.boards != [board]
-            || p.problem != problem
-            || p.plan.goal != PlanGoal::Minimum
-            || p.plan.table.is_some()
-        {
-            return Err(CheckpointError::Usage(usage(format!(
-                "{} holds another plan, not {} of {board}",
-                sub.display(),
-                symbol(problem)
-            ))));
-        }
-        run
-    } else {
-        let request = PlanRequest {
-            boards: vec![board],
-            table: None,
-            problem,
-            goal: PlanGoal::Minimum,
-            count_queens: None,
-            parts,
-            probes: PROBES,
-            min_part_nodes: CHECKPOINT_PART_NODES,
-        };
-        let plan = match build(&request, options) {
-            Ok(p) => p,
-            Err(SearchError::Cancelled) => return Err(CheckpointError::Cancelled(0, 0)),
-            Err(e) => return Err(CheckpointError::Other(e.into())),
-        };
-        RunDir::create_locked(&sub, &lock, &plan.to_bytes()).map_err(CheckpointError::Usage)?
-    };
-    drop(lock);
-    let total = run.plan.parts();
-    // In plan order: the parts done so far are the search's first ones.
-    let order: Vec<usize> = (0..total).collect();
-    let mut from = 0;
-    loop {
-        let next = run.claim_next(&order, &mut from).map_err(|e| {
-            CheckpointError::Other(Failure::Error(anyhow::anyhow!(
-                "cannot claim a part in {}: {e}",
-                sub.display()
-            )))
-        })?;
-        let Some((k, claim)) = next else {
-            // Every part before `from` is done; the first one not done is another process's.
-            if from == total {
-                break;
-            }
-            // Wait for it (or take it over if that process dies).
-            if cancelled() {
-                return Err(CheckpointError::Cancelled(run.read_results().done(), total));
-            }
-            std::thread::sleep(std::time::Duration::from_millis(500));
-            continue;
-        };
-        match run.work(k, options, threads) {
-            Ok(_) => {}
-            Err(WorkError::Search(SearchError::Cancelled)) => {
-                let done = run.read_results().done();
-                return Err(CheckpointError::Cancelled(done, total));
-            }
-            Err(WorkError::Search(e)) => return Err(CheckpointError::Other(e.into())),
-            Err(WorkError::Io(e)) => {
-                return Err(CheckpointError::Other(Failure::Error(anyhow::anyhow!(
-                    "cannot store a part's result in {}: {e}",
-                    sub.display()
-                ))))
-            }
-        }
-        drop(claim);
-        on_part(run.read_results().done(), total);
-    }
-    let results = run.read_results();
-    if let Some((path, why)) = results.refused.first() {
-        return Err(CheckpointError::Usage(usage(format!(
-            "{}: {why}",
-            path.display()
-        ))));
-    }
-    let merged = merge(&run.plan, &results.reports)
-        .map_err(|e| CheckpointError::Other(Failure::Error(anyhow::anyhow!("{e}"))))?;
-    let answer = &merged.boards[0];
-    Ok((answer.layout.clone(), answer.nodes))
-}
-
-impl From<SearchError> for CheckpointError {
-    fn from(e: SearchError) -> CheckpointError {
-        match e {
-            SearchError::Cancelled => CheckpointError::Cancelled(0, 0),
-            e => CheckpointError::Other(e.into()),
-        }
     }
 }

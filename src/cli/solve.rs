@@ -1,27 +1,26 @@
-//! `queendom solve 8x8 [--independent]`: the number and an optimal layout as a diagram.
+//! `queendom solve 8x8 [-i]`: the number and an optimal layout as a diagram.
 
-use std::time::Instant;
+use std::path::{Path, PathBuf};
 
-use std::path::PathBuf;
+use queendom::search::{solve, SearchOptions, Solution};
+use queendom::{Board, Problem};
 
-use queendom::search::{solve, Problem, SearchError, SearchOptions, Solution};
-use queendom::Board;
-
-use super::plan::{checkpoint_dir, solve_checkpointed, CheckpointError};
+use super::boards::{BoardLoop, Searched};
+use super::progress::BoardProgress;
 use super::signals::Interrupt;
 use super::solve_pictures::{PictureArgs, PicturePlan};
 use super::start::StartArgs;
 use super::trace_file::TraceArgs;
-use super::{print, progress, Failure, ThreadArgs};
+use super::{print, Failure, ProblemArgs, ThreadArgs};
+use queendom::plan::checkpoint::{checkpoint_dir, solve_checkpointed, CheckpointError};
 
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
     /// Boards as ROWSxCOLS (e.g. 8x8, 3x5); a single number N means NxN.
     #[arg(value_name = "BOARD", required = true)]
     boards: Vec<Board>,
-    /// Independent domination i: no two queens may attack each other.
-    #[arg(short = 'i', long)]
-    independent: bool,
+    #[command(flatten)]
+    problem: ProblemArgs,
     /// Keep every finished part of the search in DIR/BOARD-PROBLEM/ (a plan directory, see
     /// `queendom plan`): an interrupted run resumes there, losing at most the part in progress.
     #[arg(long, value_name = "DIR")]
@@ -52,81 +51,33 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
     let trace = args.trace.claim(args.pictures.force())?;
     // Found before any search: a closed standard output would lose every answer.
     super::output::check_stdout()?;
-    let problem = if args.independent {
-        Problem::IndependentDomination
-    } else {
-        Problem::Domination
-    };
+    let problem = args.problem.problem();
     let starts = args.start.layouts(&boards, problem)?;
-    let pool = args.threads.pool()?;
-    let total = boards.len();
-    for (done, board) in boards.into_iter().enumerate() {
-        let start = Instant::now();
-        let bar = progress::bar(0, "first-queen parts");
-        bar.set_message(format!("searching {board}"));
-        let options = SearchOptions {
-            progress: Some(progress::part_position(&bar)),
-            cancel: Some(interrupt.flag()),
-            trace: trace.as_ref().map(|t| t.trace()),
-            start: starts.clone(),
-            ..SearchOptions::for_threads(args.threads.count())
-        };
-        let solution = match &args.checkpoint {
-            None => {
-                let solution = pool.install(|| solve(board, problem, &options));
-                bar.finish_and_clear();
-                match solution {
-                    Err(SearchError::Cancelled) => {
-                        eprintln!(
-                            "queendom: interrupted while searching {board} ({done} of {total} boards done)"
-                        );
-                        return Err(Failure::Interrupted(interrupt.exit_code()));
-                    }
-                    other => other?,
-                }
-            }
-            Some(dir) => {
-                let options = SearchOptions {
-                    progress: None,
-                    ..options
-                };
-                let on_part = |done, total| {
-                    bar.set_length(total as u64);
-                    bar.set_position(done as u64);
-                };
-                let threads = args.threads.count();
-                let outcome = pool.install(|| {
-                    solve_checkpointed(
-                        board,
-                        problem,
-                        dir,
-                        args.parts as usize,
-                        &options,
-                        threads,
-                        &on_part,
-                    )
-                });
-                bar.finish_and_clear();
-                match outcome {
-                    Ok((layout, nodes)) => Solution {
-                        problem,
-                        layout,
-                        nodes,
-                    },
-                    Err(CheckpointError::Cancelled(parts_done, parts)) => {
-                        let at = checkpoint_dir(dir, board, problem);
-                        eprintln!(
-                            "queendom: interrupted while searching {board} ({parts_done} of {parts} parts kept in {}); run the same command again to resume",
-                            at.display()
-                        );
-                        return Err(Failure::Interrupted(interrupt.exit_code()));
-                    }
-                    Err(CheckpointError::Usage(f) | CheckpointError::Other(f)) => return Err(f),
-                }
-            }
-        };
-        let seconds = start.elapsed().as_secs_f64();
-        let symbol = if args.independent { "i" } else { "γ" };
+    let base = SearchOptions {
+        trace: trace.as_ref().map(|t| t.trace()),
+        start: starts,
+        ..SearchOptions::for_threads(args.threads.count())
+    };
+    let board_loop = BoardLoop {
+        verb: "searching",
+        hint: Some("; --checkpoint DIR keeps the finished parts of a search, to resume from"),
+        interrupt: &interrupt,
+        threads: &args.threads,
+    };
+    let search = |board, options: &SearchOptions, progress: &BoardProgress| match &args.checkpoint {
+        None => Searched::of(solve(board, problem, options)),
+        Some(dir) => solve_in(
+            dir,
+            board,
+            problem,
+            args.parts as usize,
+            options,
+            args.threads.count(),
+            progress,
+        ),
+    };
+    let report = |board: Board, solution: Solution, seconds: f64| {
+        let symbol = problem.symbol();
         let report = format!(
             "{symbol}({board}) = {}\n{}layout: {}\n({} nodes, {seconds:.3} s, {})\n\n",
             solution.queens(),
@@ -146,10 +97,45 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
             board.cols(),
             solution.queens()
         );
-        pictures.write(&solution.layout, &title)?;
-    }
+        pictures.write(&solution.layout, &title)
+    };
+    board_loop.run(boards, &base, search, report)?;
     if let Some(trace) = &trace {
         trace.write()?;
     }
     Ok(())
+}
+
+/// One board's search kept part by part in `dir` (see `solve_checkpointed`).
+fn solve_in(
+    dir: &Path,
+    board: Board,
+    problem: Problem,
+    parts: usize,
+    options: &SearchOptions,
+    threads: usize,
+    progress: &BoardProgress,
+) -> Result<Searched<Solution>, Failure> {
+    // The parts are the checkpoint's, not the search's.
+    let options = SearchOptions {
+        progress: None,
+        ..options.clone()
+    };
+    progress.checkpointed();
+    let on_part = |done, total| progress.parts(done, total);
+    match solve_checkpointed(board, problem, dir, parts, &options, threads, &on_part) {
+        Ok((layout, nodes)) => Ok(Searched::Done(Solution {
+            problem,
+            layout,
+            nodes,
+        })),
+        Err(CheckpointError::Cancelled(parts_done, parts)) => {
+            let at = checkpoint_dir(dir, board, problem);
+            Ok(Searched::Interrupted(Some(format!(
+                "{parts_done} of {parts} parts kept in {}); run the same command again to resume",
+                at.display()
+            ))))
+        }
+        Err(e) => Err(e.into()),
+    }
 }

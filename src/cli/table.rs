@@ -32,11 +32,11 @@ use queendom::Board;
 
 use super::format_arg::FormatArg;
 use super::output::Target;
-use super::plan::{solve_checkpointed, CheckpointError};
 use super::signals::Interrupt;
 use super::start::StartArgs;
 use super::trace_file::TraceArgs;
-use super::{progress, usage, Failure, ThreadArgs};
+use super::{progress, usage, Failure, ProblemArgs, ThreadArgs};
+use queendom::plan::checkpoint::{solve_checkpointed, CheckpointError};
 
 const TABLE_HELP: &str = "\
 Formats: --format, or from FILE's extension (.csv .tsv .json .jsonl .ndjson .md .markdown .xlsx);
@@ -127,9 +127,8 @@ pub struct TableArgs {
     /// Square boards n×n only, for these n (instead of --rows and --cols).
     #[arg(long, value_name = "SIZES", allow_negative_numbers = true, conflicts_with_all = ["rows", "cols"])]
     squares: Option<SizeList>,
-    /// Independent domination i instead of domination γ.
-    #[arg(short = 'i', long)]
-    independent: bool,
+    #[command(flatten)]
+    problem: ProblemArgs,
     /// Output file; `-` or none means stdout. An existing csv/tsv/json table is resumed.
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<String>,
@@ -165,11 +164,7 @@ pub struct TableArgs {
 type TableOutput = Output<Queens>;
 
 pub fn run(args: TableArgs) -> Result<(), Failure> {
-    let problem = if args.independent {
-        Problem::IndependentDomination
-    } else {
-        Problem::Domination
-    };
+    let problem = args.problem.problem();
     // From here on a signal only raises the flag, so no moment of the run can be cut short
     // uncontrolled.
     let interrupt = Interrupt::register()?;
@@ -411,7 +406,7 @@ impl Run<'_> {
                 Ok(row) => rows.write(row)?,
                 // The board in progress is dropped: nothing of it was written.
                 Err(CheckpointError::Cancelled(..)) => break,
-                Err(CheckpointError::Usage(f) | CheckpointError::Other(f)) => return Err(f),
+                Err(e) => return Err(e.into()),
             }
             self.bar.inc(1);
         }

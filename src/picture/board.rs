@@ -42,7 +42,8 @@ const INK: &str = "#111111";
 /// The queen in a 100 × 100 box: a band at the foot, a body rising to five points and a ball on
 /// each point, all wound the same way so that the fill is one shape and the outline shows the
 /// parts.
-pub(super) const QUEEN_PATH: &str = "M22 80L12 36L28 60L30 26L42 56L50 20L58 56L70 26L72 60L88 36L78 80Z\
+pub(super) const QUEEN_PATH: &str =
+    "M22 80L12 36L28 60L30 26L42 56L50 20L58 56L70 26L72 60L88 36L78 80Z\
 M20 78H80L84 90H16Z\
 M5.5 36a6.5 6.5 0 1 1 13 0a6.5 6.5 0 1 1-13 0Z\
 M23.5 26a6.5 6.5 0 1 1 13 0a6.5 6.5 0 1 1-13 0Z\

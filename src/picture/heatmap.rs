@@ -135,14 +135,6 @@ impl Tables {
     }
 }
 
-/// The number's symbol: γ or i.
-pub fn symbol(problem: Problem) -> &'static str {
-    match problem {
-        Problem::Domination => "γ",
-        Problem::IndependentDomination => "i",
-    }
-}
-
 /// A board that is not in a table: light grey with a diagonal stroke, so that it reads as "no
 /// number here" without relying on the grey alone.
 const MISSING: Rgb = Rgb(222, 222, 222);
@@ -265,7 +257,7 @@ impl<'a> Heatmap<'a> {
             for (&board, layout) in &table.layouts {
                 if !scale.contains(layout.len()) {
                     return Err(HeatmapError::OutsideScale {
-                        symbol: symbol(table.problem),
+                        symbol: table.problem.symbol(),
                         board,
                         value: layout.len(),
                         scale,
@@ -291,8 +283,10 @@ impl<'a> Heatmap<'a> {
             (Some(_), Some(_)) => {
                 "γ(N×M) and i(N×M): queen domination and independent domination".into()
             }
-            (None, Some(_)) => "i(N×M): independent queen domination numbers".into(),
-            _ => "γ(N×M): queen domination numbers".into(),
+            (None, Some(t)) | (Some(t), None) => {
+                format!("{}(N×M): {} numbers", t.problem.symbol(), t.problem.title())
+            }
+            (None, None) => "γ(N×M): queen domination numbers".into(),
         }
     }
 
@@ -355,7 +349,7 @@ impl<'a> Heatmap<'a> {
         for kind in kinds.iter().copied() {
             let count = plural(self.count(kind), "board");
             let name = match kind {
-                PanelKind::Table(t) => format!("{}(N×M) · {count}", symbol(t.problem)),
+                PanelKind::Table(t) => format!("{}(N×M) · {count}", t.problem.symbol()),
                 PanelKind::Difference => format!("i − γ · {count}"),
             };
             let name_width = if named {
@@ -542,7 +536,7 @@ impl<'a> Heatmap<'a> {
         let (value, colour, name) = match kind {
             PanelKind::Table(t) => {
                 let value = t.value(board);
-                let name = symbol(t.problem);
+                let name = t.problem.symbol();
                 (value, value.map(|v| self.scale.colour(v)), name)
             }
             PanelKind::Difference => {

@@ -13,11 +13,11 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use super::board::{
-    board_name, square_states, SquareState, DARK, FRAME, HOVER, LABEL, LIGHT, QUEEN_EDGE, QUEEN_FILL,
-    QUEEN_PATH,
+    board_name, square_states, SquareState, DARK, FRAME, HOVER, LABEL, LIGHT, QUEEN_EDGE,
+    QUEEN_FILL, QUEEN_PATH,
 };
 use super::board_anchor;
-use super::heatmap::{known_lower_bound, symbol, Heatmap, HeatmapError, Tables};
+use super::heatmap::{known_lower_bound, Heatmap, HeatmapError, Tables};
 use super::palette::Scale;
 use super::svg::{self, escape, num, text, Anchor};
 use crate::board::{Board, Layout};
@@ -124,7 +124,7 @@ impl<'a> Report<'a> {
     }
 
     fn default_title(&self) -> String {
-        let symbols: Vec<&str> = self.tables.iter().map(|t| symbol(t.problem)).collect();
+        let symbols: Vec<&str> = self.tables.iter().map(|t| t.problem.symbol()).collect();
         format!("Queen domination: {} of N×M boards", symbols.join(" and "))
     }
 
@@ -193,7 +193,7 @@ impl<'a> Report<'a> {
                  min(N, M, ⌈(N+M−2)/4⌉).</li>",
                 escape(table.problem.name()),
                 table.layouts.len(),
-                symbol(table.problem),
+                table.problem.symbol(),
             );
         }
         if self.tables.gamma.is_some() && self.tables.independent.is_some() {
@@ -227,7 +227,7 @@ impl<'a> Report<'a> {
         let mut summary = format!("{}×{}", board.rows(), board.cols());
         for table in self.tables.iter() {
             if let Some(value) = table.value(board) {
-                let _ = write!(summary, " · {} = {value}", symbol(table.problem));
+                let _ = write!(summary, " · {} = {value}", table.problem.symbol());
                 if value == known_lower_bound(board) {
                     summary.push_str(" <span class=\"bound\" title=\"the lower bound\">●</span>");
                 }
@@ -251,7 +251,7 @@ impl<'a> Report<'a> {
             };
             let title = format!(
                 "{}({}) = {}",
-                symbol(table.problem),
+                table.problem.symbol(),
                 board_name(layout),
                 layout.len()
             );

@@ -71,12 +71,6 @@ pub enum TableFileError {
     Line(#[from] LineError),
 }
 
-fn problem_named(name: &str) -> Option<Problem> {
-    [Problem::Domination, Problem::IndependentDomination]
-        .into_iter()
-        .find(|p| p.name() == name)
-}
-
 /// The column lists a table file may have: today's (with counts or without), and that of files
 /// written before rows carried a digest.
 fn known_columns() -> Vec<Vec<Column>> {
@@ -135,10 +129,13 @@ pub fn read_table(contents: &[u8]) -> Result<PlotTable, TableFileError> {
     for (line, row_text) in lines {
         let fields = reader.fields(line, row_text.trim_end_matches('\r'))?;
         let found =
-            problem_named(&fields.problem).ok_or_else(|| TableFileError::UnknownProblem {
-                line,
-                found: fields.problem.clone(),
-            })?;
+            fields
+                .problem
+                .parse::<Problem>()
+                .map_err(|_| TableFileError::UnknownProblem {
+                    line,
+                    found: fields.problem.clone(),
+                })?;
         match problem {
             None => problem = Some((found, line)),
             Some((first, first_line)) if first != found => {

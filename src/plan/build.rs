@@ -33,6 +33,9 @@ pub struct PlanRequest {
 /// The smallest parts worth cutting for a cluster: a few milliseconds of search.
 pub const MIN_PART_NODES: f64 = 20_000.0;
 
+/// Random probes per cost estimate of a part.
+pub const PROBES: u32 = 64;
+
 /// Parts are cut at most this deep (root parts, then three more levels), which leaves the rest
 /// of the search order's levels to the workers' own threads.
 const MAX_PLAN_DEPTH: usize = 4;

@@ -14,9 +14,12 @@
 mod attempts;
 mod audit;
 mod build;
+pub mod checkpoint;
 mod merge;
 mod report;
+pub mod run_dir;
 mod split;
+pub mod status;
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -32,7 +35,7 @@ pub use attempts::{
     age, last_attempt, slurm_time, time_text, utc_iso, Attempt, AttemptEvent, LastAttempt,
 };
 pub use audit::{audit_part, sample_parts, PartAudit};
-pub use build::{build, PlanRequest, MIN_PART_NODES};
+pub use build::{build, PlanRequest, MIN_PART_NODES, PROBES};
 pub use merge::{array_syntax, count_contradiction, merge, BoardAnswer, MergeError, Merged};
 pub use report::{run_part, CountReport, FoundReport, PartReport, PartRun, ReportError};
 pub use split::{split_parts, Split, SplitError};
@@ -184,11 +187,10 @@ impl LoadedPlan {
             });
         }
         let bad = |m: String| PlanError::Inconsistent(m);
-        let problem = match plan.problem.as_str() {
-            "domination" => Problem::Domination,
-            "independent-domination" => Problem::IndependentDomination,
-            other => return Err(bad(format!("unknown problem '{other}'"))),
-        };
+        let problem: Problem = plan
+            .problem
+            .parse()
+            .map_err(|_| bad(format!("unknown problem '{}'", plan.problem)))?;
         let mut boards = Vec::with_capacity(plan.boards.len());
         let mut starts = Vec::with_capacity(plan.boards.len());
         for b in &plan.boards {

@@ -11,13 +11,15 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use crate::board::{Bits, Board, Geometry, Symmetry};
+use crate::problem::Problem;
 
 use super::kernel::MAX_CANDIDATES;
 
 /// Greedy: repeatedly place the queen covering the most uncovered squares (lowest index on ties).
 /// For independent domination the queen must stand on an uncovered square: exactly the squares no
 /// queen attacks, so the result is independent.
-pub(crate) fn greedy<const W: usize>(geo: &Geometry<W>, independent: bool) -> Vec<u16> {
+pub(crate) fn greedy<const W: usize>(geo: &Geometry<W>, problem: Problem) -> Vec<u16> {
+    let independent = problem.forbids_attacks();
     let mut covered = Bits::<W>::EMPTY;
     let mut queens = Vec::new();
     while covered != geo.full {
@@ -124,9 +126,10 @@ pub(crate) fn shrink<const W: usize>(
     start: Vec<u16>,
     parallel: bool,
     floor: usize,
-    independent: bool,
+    problem: Problem,
     cancel: Option<&AtomicBool>,
 ) -> Option<Vec<u16>> {
+    let independent = problem.forbids_attacks();
     let n = geo.board.squares();
     let independent_steps = independent_steps(geo.board);
     if independent && independent_steps == 0 {
@@ -774,10 +777,18 @@ mod tests {
         for (r, c) in [(12, 15), (14, 14), (10, 24), (13, 19)] {
             let board = Board::new(r, c).unwrap();
             let geo = Geometry::<8>::new(board);
-            let greedy = greedy(&geo, true);
+            let greedy = greedy(&geo, Problem::IndependentDomination);
             check_independent_dominating(&layout(board, &greedy), greedy.len()).unwrap();
             let floor = super::super::bounds::lower_bound(board);
-            let shrunk = shrink(&geo, greedy.clone(), false, floor, true, None).unwrap();
+            let shrunk = shrink(
+                &geo,
+                greedy.clone(),
+                false,
+                floor,
+                Problem::IndependentDomination,
+                None,
+            )
+            .unwrap();
             check_independent_dominating(&layout(board, &shrunk), shrunk.len())
                 .unwrap_or_else(|e| panic!("{board}: {e}"));
             assert!(shrunk.len() >= floor);
@@ -854,7 +865,7 @@ mod tests {
             for m in n..=n + 3 {
                 let board = Board::new(n, m).unwrap();
                 let geo = Geometry::<4>::new(board);
-                let mut queens = greedy(&geo, true);
+                let mut queens = greedy(&geo, Problem::IndependentDomination);
                 queens.pop();
                 let mut rng = XorShift(0x9E37_79B9_7F4A_7C15 ^ (n * 64 + m) as u64);
                 if cover_independent(

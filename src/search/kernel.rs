@@ -10,6 +10,7 @@ use std::cell::RefCell;
 use std::sync::atomic::Ordering::Relaxed;
 
 use crate::board::{Bits, Geometry, LINE_FAMILY_OFFSET, LINE_SLOTS, MAX_SIDE};
+use crate::problem::Problem;
 
 use super::bounds::{self, FamilyMasks};
 use super::count::{Recorder, Tally};
@@ -64,6 +65,8 @@ pub(crate) struct Searcher<'a, const W: usize> {
     /// best. Without it the search keeps the best layout in `shared`.
     recorder: Option<&'a dyn Recorder>,
     tally: Tally,
+    /// `problem.forbids_attacks()`, read once here: the kernel's only question to the problem,
+    /// asked at every node, stays a field load (as it was before `Problem` reached the kernel).
     independent: bool,
     /// Where this part sits in the global search order (see `Shared`).
     path: u64,
@@ -112,7 +115,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
         geo: &'a Geometry<W>,
         shared: &'a Shared,
         recorder: Option<&'a dyn Recorder>,
-        independent: bool,
+        problem: Problem,
         path: u64,
     ) -> Self {
         let n = geo.board.squares();
@@ -132,7 +135,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
             shared,
             recorder,
             tally: Tally::default(),
-            independent,
+            independent: problem.forbids_attacks(),
             path,
             nodes: 0,
             queens: [0; MAX_QUEENS],
@@ -1060,7 +1063,7 @@ mod tests {
         let board = Board::new(rows, cols).unwrap();
         let geo = Geometry::<W>::new(board);
         let shared = Shared::new(Key::new(MAX_QUEENS, 0), None, None);
-        let mut searcher = Searcher::new(&geo, &shared, None, false, 0);
+        let mut searcher = Searcher::new(&geo, &shared, None, Problem::Domination, 0);
         let n = board.squares();
         let mut x = seed | 1;
         let mut next = move || {
@@ -1129,8 +1132,8 @@ mod tests {
             x ^= x << 17;
             x
         };
-        for independent in [false, true] {
-            let mut searcher = Searcher::new(&geo, &shared, None, independent, 0);
+        for problem in Problem::ALL {
+            let mut searcher = Searcher::new(&geo, &shared, None, problem, 0);
             for case in 0..60 {
                 let mut node = Node {
                     covered: Bits::<W>::EMPTY,
@@ -1166,7 +1169,7 @@ mod tests {
                     want = None;
                 }
                 let got = searcher.branch_square(&node, &uncovered, &allowed);
-                assert_eq!(got, want, "{board} independent {independent} case {case}");
+                assert_eq!(got, want, "{board} {problem} case {case}");
             }
         }
     }

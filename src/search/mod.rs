@@ -25,7 +25,7 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use crate::board::{words_for, Board, Layout};
-use crate::check::{check_dominating, check_independent_dominating, CheckError};
+use crate::check::CheckError;
 use crate::trace::{ChildSplit, Span, TaskIdentity, TaskKind, Trace};
 
 use count::{Counter, Recorder};
@@ -33,51 +33,49 @@ use kernel::{Expansion, Searcher, MAX_CANDIDATES};
 use shared::{Key, Shared, MAX_SPLIT_LEVELS};
 use space::{Located, SpaceW};
 
+pub use crate::problem::Problem;
 pub use start::{StartError, StartLayouts};
 
 pub use part::{
     Found, Goal, Incumbent, LayoutCount, PartOutcome, PartPath, PartPathError, PartResult, Rank,
 };
 
-/// Which number to compute.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Problem {
-    /// γ: fewest queens covering every square.
-    Domination,
-    /// i: fewest queens covering every square, no two attacking each other.
-    IndependentDomination,
+/// How far a search of parts has come, as its top-level parts (the first-queen parts of a board)
+/// finish.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartsDone {
+    pub done: usize,
+    pub total: usize,
+    /// Nodes expanded so far by the finished tasks of this search (tasks still running are not
+    /// counted yet).
+    pub nodes: u64,
 }
 
-impl Problem {
-    /// Short name used in files and messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            Problem::Domination => "domination",
-            Problem::IndependentDomination => "independent-domination",
-        }
-    }
+/// Called as the top-level parts of a search finish.
+pub type PartProgress = Arc<dyn Fn(PartsDone) + Send + Sync>;
 
-    /// Run the independent checker for this problem on `layout`, claimed to have `size` queens.
-    pub fn check(self, layout: &Layout, size: usize) -> Result<(), CheckError> {
-        match self {
-            Problem::Domination => check_dominating(layout, size),
-            Problem::IndependentDomination => check_independent_dominating(layout, size),
-        }
-    }
-
-    fn independent(self) -> bool {
-        self == Problem::IndependentDomination
-    }
+/// What a search is doing, for whoever shows progress: the phases of `solve` and `count`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Phase {
+    /// The local search for a start layout (seconds on the largest boards, with no parts).
+    LocalSearch,
+    /// The proof: searching for a layout smaller than the start's `start_queens` (the bound drops
+    /// with every smaller one found), about `estimated_nodes` nodes by Knuth's estimator with the
+    /// start's bound (see [`SearchSpace::estimate_by_parts`]).
+    Proving {
+        start_queens: usize,
+        estimated_nodes: f64,
+    },
+    /// Counting every layout of `queens` queens, the proven minimum.
+    Counting { queens: usize },
 }
 
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// Called as a search enters each phase.
+pub type PhaseProgress = Arc<dyn Fn(Phase) + Send + Sync>;
 
-/// Called with (parts finished, parts in all) as the first-queen parts of a board finish.
-pub type PartProgress = Arc<dyn Fn(usize, usize) + Send + Sync>;
+/// Random probes per first-queen part of the estimate a proof reports with [`Phase::Proving`]:
+/// tens of milliseconds beside proofs of seconds or more, and only taken when someone listens.
+const PROGRESS_PROBES: u32 = 32;
 
 /// How to run a search.
 #[derive(Clone, Default)]
@@ -87,6 +85,8 @@ pub struct SearchOptions {
     /// Set from outside (e.g. on Ctrl-C) to stop the search; it then returns `Cancelled`.
     pub cancel: Option<Arc<AtomicBool>>,
     pub progress: Option<PartProgress>,
+    /// Told as the search enters each phase (see [`Phase`]).
+    pub phase: Option<PhaseProgress>,
     /// Collect one record per task here (see the `trace` module).
     pub trace: Option<Arc<Trace>>,
     /// The traced task this search runs in (a table's board job), the parent of its first tasks;
@@ -177,6 +177,9 @@ pub fn solve(
             t.begin_process()
         }
     });
+    if let Some(phase) = &options.phase {
+        phase(Phase::LocalSearch);
+    }
     let start = space.start_layout(options)?;
     if let (Some(trace), Some(span)) = (&options.trace, span) {
         let identity = TaskIdentity {
@@ -191,11 +194,18 @@ pub fn solve(
             trace.end_process(span, identity, 0);
         }
     }
-    let outcome = space.run(
-        &PartPath::whole(),
-        &Goal::Improve(Incumbent::start(start.clone())),
-        options,
-    )?;
+    let goal = Goal::Improve(Incumbent::start(start.clone()));
+    if let Some(phase) = &options.phase {
+        // A start at the lower bound needs no search, and so no estimate.
+        if start.len() > bounds::lower_bound(board) {
+            let estimated_nodes = space.estimate_by_parts(&goal, PROGRESS_PROBES);
+            phase(Phase::Proving {
+                start_queens: start.len(),
+                estimated_nodes,
+            });
+        }
+    }
+    let outcome = space.run(&PartPath::whole(), &goal, options)?;
     let layout = match outcome.result {
         PartResult::Improve(Some(found)) => found.layout,
         PartResult::Improve(None) => start,
@@ -277,6 +287,9 @@ pub fn count(
         queens,
         representatives,
     };
+    if let Some(phase) = &options.phase {
+        phase(Phase::Counting { queens });
+    }
     let outcome = space.run(&PartPath::whole(), &goal, options)?;
     let PartResult::Count(mut counted) = outcome.result else {
         unreachable!("a count gives counts")
@@ -348,13 +361,12 @@ impl fmt::Debug for SearchSpace {
 
 impl SearchSpace {
     pub fn new(board: Board, problem: Problem) -> SearchSpace {
-        let independent = problem.independent();
         let inner = match words_for(board) {
-            1 => Widths::W1(Box::new(SpaceW::new(board, independent))),
-            2 => Widths::W2(Box::new(SpaceW::new(board, independent))),
-            4 => Widths::W4(Box::new(SpaceW::new(board, independent))),
-            8 => Widths::W8(Box::new(SpaceW::new(board, independent))),
-            _ => Widths::W16(Box::new(SpaceW::new(board, independent))),
+            1 => Widths::W1(Box::new(SpaceW::new(board, problem))),
+            2 => Widths::W2(Box::new(SpaceW::new(board, problem))),
+            4 => Widths::W4(Box::new(SpaceW::new(board, problem))),
+            8 => Widths::W8(Box::new(SpaceW::new(board, problem))),
+            _ => Widths::W16(Box::new(SpaceW::new(board, problem))),
         };
         SearchSpace { problem, inner }
     }
@@ -380,9 +392,9 @@ impl SearchSpace {
         }
         let cancel = options.cancel.as_deref();
         let queens = with_space!(self, s => {
-            let start = heuristic::greedy(&s.geo, s.independent);
+            let start = heuristic::greedy(&s.geo, s.problem);
             let floor = bounds::lower_bound(s.board());
-            heuristic::shrink(&s.geo, start, options.parallel, floor, s.independent, cancel)
+            heuristic::shrink(&s.geo, start, options.parallel, floor, s.problem, cancel)
         });
         queens
             .map(|q| self.layout(&q))
@@ -423,7 +435,7 @@ impl SearchSpace {
         with_space!(self, s => {
             let at = s.locate(part.indices())?;
             let shared = shared_for(s, goal);
-            let mut searcher = Searcher::new(&s.geo, &shared, None, s.independent, at.order_path);
+            let mut searcher = Searcher::new(&s.geo, &shared, None, s.problem, at.order_path);
             searcher.enter(&at.queens, &at.node);
             let mut cands = [0u16; MAX_CANDIDATES];
             Some(matches!(searcher.expand(&at.node, &mut cands, 0), Expansion::Pruned))
@@ -440,6 +452,23 @@ impl SearchSpace {
             let shared = shared_for(s, goal);
             Some(estimate::<_>(s, &shared, &at, probes, seed))
         })
+    }
+
+    /// An estimate of the nodes the whole search expands for `goal`: the sum of the estimates of
+    /// its first-queen parts, `probes` probes each. The parts differ by orders of magnitude and
+    /// a probe from the root lands in one of them, so the estimates from the root alone scatter
+    /// far more (most of them short) for the same number of probes.
+    pub fn estimate_by_parts(&self, goal: &Goal, probes: u32) -> f64 {
+        let whole = PartPath::whole();
+        let parts = self.children(&whole).unwrap_or_default();
+        if parts.is_empty() {
+            return self.estimate(&whole, goal, probes, 0).unwrap_or(0.0);
+        }
+        parts
+            .iter()
+            .enumerate()
+            .filter_map(|(k, part)| self.estimate(part, goal, probes, k as u64))
+            .sum()
     }
 
     /// Search `part` for `goal`: the one entry point that `solve`, `count` and the distributed
@@ -595,8 +624,7 @@ fn estimate<const W: usize>(
             let children: Vec<Located<W>> = if space.is_structural(&here) {
                 space.children(&here).into_iter().map(|(_, c)| c).collect()
             } else {
-                let mut s =
-                    Searcher::new(&space.geo, shared, None, space.independent, here.order_path);
+                let mut s = Searcher::new(&space.geo, shared, None, space.problem, here.order_path);
                 s.enter(&here.queens, &here.node);
                 match s.expand(&here.node, &mut cands, 0) {
                     Expansion::Branch(n) => {
@@ -653,31 +681,34 @@ impl<const W: usize> Run<'_, W> {
     /// parts) are always taken, on the pool or in order; below them [`Run::task`] splits only to
     /// keep workers busy. With `top`, progress is reported as the part's children finish.
     fn part(&self, at: Located<W>, top: bool, parent: Option<u64>) {
-        if !self.space.is_structural(&at) {
-            self.task(at, parent);
-            if top {
-                if let Some(progress) = &self.progress {
-                    progress(1, 1);
-                }
+        // The parts are known before any is done: say so at once rather than at the first.
+        let report = |done, total| {
+            if let (true, Some(progress)) = (top, &self.progress) {
+                progress(PartsDone {
+                    done,
+                    total,
+                    nodes: self.nodes.load(Relaxed),
+                });
             }
+        };
+        if !self.space.is_structural(&at) {
+            report(0, 1);
+            self.task(at, parent);
+            report(1, 1);
             return;
         }
         let span = self.trace.map(Trace::begin);
         let children = self.space.children(&at);
         let id = self.end_task(span, &at, parent, 0, true);
         let total = children.len();
+        report(0, total);
         let done = AtomicUsize::new(0);
         let each = |(_, child): (usize, Located<W>)| {
             if self.shared.should_stop() {
                 return;
             }
             self.part(child, false, id);
-            let finished = done.fetch_add(1, Relaxed) + 1;
-            if top {
-                if let Some(progress) = &self.progress {
-                    progress(finished, total);
-                }
-            }
+            report(done.fetch_add(1, Relaxed) + 1, total);
         };
         if self.parallel {
             children.into_par_iter().for_each(each);
@@ -699,11 +730,7 @@ impl<const W: usize> Run<'_, W> {
         let id = span.id;
         let identity = TaskIdentity {
             parent,
-            kind: if self.space.independent {
-                TaskKind::IndependentDomination
-            } else {
-                TaskKind::Domination
-            },
+            kind: TaskKind::Search(self.space.problem),
             board: self.space.board(),
             path: shared::path_indices(at.order_path, at.depth),
         };
@@ -723,7 +750,7 @@ impl<const W: usize> Run<'_, W> {
             &space.geo,
             self.shared,
             self.recorder,
-            space.independent,
+            space.problem,
             at.order_path,
         );
         s.enter(&at.queens, &at.node);

@@ -14,6 +14,7 @@
 //! workers on many machines, with the same result.
 
 use crate::board::{Bits, Board, Geometry, Symmetry};
+use crate::problem::Problem;
 
 use super::kernel::{Node, Searcher, MAX_CANDIDATES};
 use super::shared::{child_path, root_path, Key, Shared, MAX_ROOT_PARTS, MAX_SPLIT_LEVELS};
@@ -34,8 +35,8 @@ pub(crate) enum PartOrder {
 }
 
 impl PartOrder {
-    pub fn for_problem(independent: bool) -> PartOrder {
-        if independent {
+    pub fn for_problem(problem: Problem) -> PartOrder {
+        if problem.forbids_attacks() {
             PartOrder::StrongestFirst
         } else {
             PartOrder::BoardOrder
@@ -106,7 +107,7 @@ pub(crate) struct Located<const W: usize> {
 /// The search space of one board and problem (bitboards of `W` words).
 pub(crate) struct SpaceW<const W: usize> {
     pub geo: Geometry<W>,
-    pub independent: bool,
+    pub problem: Problem,
     /// Every symmetry of the board as a permutation of its squares.
     pub permutations: Vec<Vec<u16>>,
     pub roots: Vec<RootPart<W>>,
@@ -115,7 +116,7 @@ pub(crate) struct SpaceW<const W: usize> {
 }
 
 impl<const W: usize> SpaceW<W> {
-    pub fn new(board: Board, independent: bool) -> SpaceW<W> {
+    pub fn new(board: Board, problem: Problem) -> SpaceW<W> {
         let geo = Geometry::<W>::new(board);
         let symmetries = board.symmetries();
         let permutations = symmetries
@@ -126,7 +127,7 @@ impl<const W: usize> SpaceW<W> {
                     .collect()
             })
             .collect();
-        let order = PartOrder::for_problem(independent);
+        let order = PartOrder::for_problem(problem);
         let classes = square_classes(&geo, &symmetries, &geo.full, order);
         assert!(classes.len() <= MAX_ROOT_PARTS);
         let mut root_of = vec![0u16; board.squares()];
@@ -137,7 +138,7 @@ impl<const W: usize> SpaceW<W> {
                 covered: geo.cover[*first],
                 forbidden: before,
             };
-            let second = second_cut(&geo, *first, &node, independent);
+            let second = second_cut(&geo, *first, &node, problem);
             roots.push(RootPart {
                 first: *first as u16,
                 before,
@@ -150,7 +151,7 @@ impl<const W: usize> SpaceW<W> {
         }
         SpaceW {
             geo,
-            independent,
+            problem,
             permutations,
             roots,
             root_of,
@@ -204,7 +205,7 @@ impl<const W: usize> SpaceW<W> {
             }
             _ => {
                 let shared = Shared::new(Key::new(1, 0), None, None);
-                let mut s = Searcher::new(&self.geo, &shared, None, self.independent, 0);
+                let mut s = Searcher::new(&self.geo, &shared, None, self.problem, 0);
                 s.enter(&at.queens, &at.node);
                 let mut cands = [0u16; MAX_CANDIDATES];
                 let Some(n) = s.candidates(&at.node, &mut cands) else {
@@ -323,7 +324,7 @@ fn second_cut<const W: usize>(
     geo: &Geometry<W>,
     first: usize,
     node: &Node<W>,
-    independent: bool,
+    problem: Problem,
 ) -> Option<SecondCut<W>> {
     let board = geo.board;
     let fixing: Vec<Symmetry> = board
@@ -336,14 +337,14 @@ fn second_cut<const W: usize>(
     }
     // Where a second queen may stand; both the covered and the forbidden squares are unions of
     // classes, so this set is mapped onto itself by every symmetry fixing `first`.
-    let mut allowed = if independent {
+    let mut allowed = if problem.forbids_attacks() {
         geo.full.minus(&node.covered)
     } else {
         geo.full
     }
     .minus(&node.forbidden);
     allowed.clear(first);
-    let classes = square_classes(geo, &fixing, &allowed, PartOrder::for_problem(independent));
+    let classes = square_classes(geo, &fixing, &allowed, PartOrder::for_problem(problem));
     // Subparts are numbered in 8 bits of the search order.
     if classes.is_empty() || classes.len() > 255 {
         return None;
@@ -372,14 +373,14 @@ mod tests {
     fn root_parts_cover_every_square_once() {
         for (r, c) in [(5, 5), (4, 6), (1, 7), (6, 6)] {
             let board = Board::new(r, c).unwrap();
-            for independent in [false, true] {
-                let space = SpaceW::<1>::new(board, independent);
+            for problem in Problem::ALL {
+                let space = SpaceW::<1>::new(board, problem);
                 let geo = &space.geo;
                 let classes = square_classes(
                     geo,
                     &board.symmetries(),
                     &geo.full,
-                    PartOrder::for_problem(independent),
+                    PartOrder::for_problem(problem),
                 );
                 let mut all: Vec<usize> = classes.iter().flat_map(|p| p.1.clone()).collect();
                 all.sort_unstable();
@@ -391,7 +392,7 @@ mod tests {
 
     #[test]
     fn paths_locate_the_children_they_name() {
-        let space = SpaceW::<1>::new(Board::new(6, 6).unwrap(), false);
+        let space = SpaceW::<1>::new(Board::new(6, 6).unwrap(), Problem::Domination);
         for (j, root) in space.children(&space.whole()) {
             let found = space.locate(&[j as u16]).unwrap();
             assert_eq!(found.queens, root.queens);

@@ -197,4 +197,28 @@ fn sigint_stops_solve_with_exit_130_and_one_line() {
     let err = stderr(&output);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("interrupted while searching 15x15"), "{err}");
+    // Without --checkpoint the work is lost: the line says how to keep it next time.
+    assert!(err.contains("--checkpoint DIR"), "{err}");
+}
+
+#[test]
+fn sigint_stops_count_without_a_checkpoint_hint() {
+    // count has no --checkpoint: its interrupted line must not suggest one.
+    let child = Command::new(assert_cmd::cargo::cargo_bin("queendom"))
+        .args(["count", "15x15", "-j", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("queendom starts");
+    sleep(Duration::from_millis(300));
+    signal(&child, "INT");
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    let err = stderr(&output);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("interrupted while counting 15x15 (0 of 1 boards done)"),
+        "{err}"
+    );
+    assert!(!err.contains("checkpoint"), "{err}");
 }

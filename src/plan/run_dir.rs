@@ -19,12 +19,20 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use queendom::plan::{
-    run_part, utc_iso, Attempt, AttemptEvent, LoadedPlan, PartReport, ReportError, Split,
-};
-use queendom::search::{SearchError, SearchOptions};
+use thiserror::Error;
 
-use super::{usage, Failure};
+use super::{run_part, utc_iso, Attempt, AttemptEvent, LoadedPlan, PartReport, ReportError, Split};
+use crate::search::{SearchError, SearchOptions};
+
+/// A run directory that cannot be used as asked (missing, foreign, not empty, unreadable): a
+/// refusal, which the command line reports as a usage error.
+#[derive(Debug, Error)]
+#[error("{0}")]
+pub struct RunDirError(pub String);
+
+fn refused(message: impl std::fmt::Display) -> RunDirError {
+    RunDirError(message.to_string())
+}
 
 pub const PLAN_FILE: &str = "plan.json";
 const RESULTS: &str = "results";
@@ -74,21 +82,21 @@ pub fn result_name(k: usize) -> String {
 
 impl RunDir {
     /// Open an existing run directory; a missing or foreign plan is a usage error.
-    pub fn open(path: &Path) -> Result<RunDir, Failure> {
+    pub fn open(path: &Path) -> Result<RunDir, RunDirError> {
         let plan_path = path.join(PLAN_FILE);
         let bytes = match fs::read(&plan_path) {
             Ok(b) => b,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(usage(format!(
+                return Err(refused(format!(
                     "{} holds no plan ({} is missing): make one with `queendom plan`",
                     path.display(),
                     plan_path.display()
                 )))
             }
-            Err(e) => return Err(usage(format!("cannot read {}: {e}", plan_path.display()))),
+            Err(e) => return Err(refused(format!("cannot read {}: {e}", plan_path.display()))),
         };
         let plan = LoadedPlan::from_bytes(&bytes)
-            .map_err(|e| usage(format!("{}: {e}", plan_path.display())))?;
+            .map_err(|e| refused(format!("{}: {e}", plan_path.display())))?;
         Ok(RunDir {
             path: path.to_path_buf(),
             seen: Mutex::new(vec![None; plan.parts()]),
@@ -99,37 +107,37 @@ impl RunDir {
 
     /// Create `path` (its parent must exist) and write `plan` into it. An existing directory
     /// must be empty: a plan never replaces another plan or its results.
-    pub fn create(path: &Path, plan_bytes: &[u8]) -> Result<RunDir, Failure> {
+    pub fn create(path: &Path, plan_bytes: &[u8]) -> Result<RunDir, RunDirError> {
         match fs::metadata(path) {
             Ok(m) if m.is_dir() => {
                 let mut entries = fs::read_dir(path)
-                    .map_err(|e| usage(format!("cannot read {}: {e}", path.display())))?;
+                    .map_err(|e| refused(format!("cannot read {}: {e}", path.display())))?;
                 if entries.next().is_some() {
                     let what = if path.join(PLAN_FILE).exists() {
                         "already holds a plan"
                     } else {
                         "is not empty"
                     };
-                    return Err(usage(format!(
+                    return Err(refused(format!(
                         "{} {what}: a plan goes into a new or empty directory",
                         path.display()
                     )));
                 }
             }
             Ok(_) => {
-                return Err(usage(format!(
+                return Err(refused(format!(
                     "{} exists and is not a directory",
                     path.display()
                 )))
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 fs::create_dir(path)
-                    .map_err(|e| usage(format!("cannot create {}: {e}", path.display())))?;
+                    .map_err(|e| refused(format!("cannot create {}: {e}", path.display())))?;
             }
-            Err(e) => return Err(usage(format!("cannot use {}: {e}", path.display()))),
+            Err(e) => return Err(refused(format!("cannot use {}: {e}", path.display()))),
         }
         write_whole(&path.join(PLAN_FILE), plan_bytes).map_err(|e| {
-            usage(format!(
+            refused(format!(
                 "cannot write the plan into {}: {e}",
                 path.display()
             ))
@@ -144,9 +152,9 @@ impl RunDir {
         path: &Path,
         _lock: &PlanLock,
         plan_bytes: &[u8],
-    ) -> Result<RunDir, Failure> {
+    ) -> Result<RunDir, RunDirError> {
         write_whole(&path.join(PLAN_FILE), plan_bytes).map_err(|e| {
-            usage(format!(
+            refused(format!(
                 "cannot write the plan into {}: {e}",
                 path.display()
             ))
