@@ -149,8 +149,8 @@ impl<'a> Report<'a> {
         out.push_str("<h2>Boards</h2>\n");
         out.push_str(
             "<p>Click a board (or a cell of the heatmap) to open its diagram: the queens of the \
-             layout in the file, with every square they cover shaded; point at a queen to see \
-             the squares it covers. Rows are numbered down from the top and columns across from \
+             layout in the file on a plain board; point at a queen to see the squares it \
+             covers. Rows are numbered down from the top and columns across from \
              the left, as in the layout column. ● marks a number equal to the lower bound, like \
              the dots in the heatmap.</p>\n",
         );

@@ -195,3 +195,82 @@ fn shipped_single_boards_hold_every_check() {
     }
     assert!(files >= 2, "{files} single-board files");
 }
+
+/// The minimum layouts counted beyond the published class counts (`results/*-classes-NxN.txt`,
+/// what `queendom count NxN --classes` printed): every class's canonical layout passes the
+/// independent checker, is its class's lowest image under the board's symmetries, and no two
+/// lines hold one class; the class sizes add up to the layouts; the totals agree with the
+/// published layout counts in `data/` (and with the published class counts, except where a
+/// published count cannot be right: A002563 gives 43 for n = 16, below 2968 / 8).
+#[test]
+fn shipped_class_lists_hold_every_check() {
+    let mut files = 0;
+    for entry in std::fs::read_dir(Path::new(ROOT).join("results")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(stem) = name.strip_suffix(".txt") else {
+            continue;
+        };
+        let Some((kind, board)) = stem.rsplit_once("-classes-") else {
+            continue;
+        };
+        let problem: Problem = kind.parse().unwrap();
+        let board: Board = board.parse().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let value_line = format!("{}({board}) = ", problem.symbol());
+        let queens: usize = text
+            .lines()
+            .find_map(|l| l.strip_prefix(&value_line))
+            .unwrap_or_else(|| panic!("{name}: no value line"))
+            .parse()
+            .unwrap();
+        let number = |label: &str| -> usize {
+            text.lines()
+                .find_map(|l| l.strip_prefix(label))
+                .and_then(|rest| rest.split_whitespace().next())
+                .unwrap_or_else(|| panic!("{name}: no {label:?} line"))
+                .parse()
+                .unwrap()
+        };
+        let (layouts, classes) = (number("layouts: "), number("classes: "));
+        let mut seen = std::collections::HashSet::new();
+        let mut total = 0;
+        for line in text.lines().filter(|l| l.contains("(class of ")) {
+            let (layout, size) = line.split_once("  (class of ").unwrap();
+            let size: usize = size.trim_end_matches(')').parse().unwrap();
+            let layout = queendom::Layout::parse(board, layout).unwrap();
+            problem
+                .check(&layout, queens)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let class = layout.class();
+            assert_eq!(
+                class[0], layout,
+                "{name}: not the lowest image of its class"
+            );
+            assert_eq!(class.len(), size, "{name}: class size of {layout:?}");
+            assert!(seen.insert(layout), "{name}: a class twice");
+            total += size;
+        }
+        assert_eq!(seen.len(), classes, "{name}");
+        assert_eq!(total, layouts, "{name}");
+        let counts = match problem {
+            Problem::Domination => "domination_counts.csv",
+            Problem::IndependentDomination => "independent_domination_counts.csv",
+        };
+        let published = std::fs::read_to_string(Path::new(ROOT).join("data").join(counts)).unwrap();
+        let row = published
+            .lines()
+            .find(|l| l.starts_with(&format!("{},", board.rows())))
+            .unwrap_or_else(|| panic!("{name}: no published row"));
+        let f: Vec<&str> = row.split(',').collect();
+        assert_eq!(f[1].parse::<usize>().unwrap(), queens, "{name}");
+        assert_eq!(f[2].parse::<usize>().unwrap(), layouts, "{name}");
+        if let Ok(published_classes) = f[3].parse::<usize>() {
+            if published_classes * 8 >= layouts {
+                assert_eq!(published_classes, classes, "{name}");
+            }
+        }
+        files += 1;
+    }
+    assert!(files >= 2, "{files} class lists");
+}
