@@ -136,13 +136,7 @@ impl RunDir {
             }
             Err(e) => return Err(refused(format!("cannot use {}: {e}", path.display()))),
         }
-        write_whole(&path.join(PLAN_FILE), plan_bytes).map_err(|e| {
-            refused(format!(
-                "cannot write the plan into {}: {e}",
-                path.display()
-            ))
-        })?;
-        RunDir::open(path)
+        RunDir::write_plan_and_open(path, plan_bytes)
     }
 
     /// Write `plan_bytes` as the plan of `path` (which must exist) and open it, for a caller that
@@ -153,6 +147,10 @@ impl RunDir {
         _lock: &PlanLock,
         plan_bytes: &[u8],
     ) -> Result<RunDir, RunDirError> {
+        RunDir::write_plan_and_open(path, plan_bytes)
+    }
+
+    fn write_plan_and_open(path: &Path, plan_bytes: &[u8]) -> Result<RunDir, RunDirError> {
         write_whole(&path.join(PLAN_FILE), plan_bytes).map_err(|e| {
             refused(format!(
                 "cannot write the plan into {}: {e}",

@@ -141,35 +141,43 @@ fn shipped_tables_hold_every_check() {
     assert!(indep.len() >= 400, "i table: {} rows", indep.len());
 }
 
+/// Every `results/*.txt`: its file name, the name without `.txt`, and its text.
+fn result_texts() -> Vec<(String, String, String)> {
+    let mut texts = Vec::new();
+    for entry in std::fs::read_dir(Path::new(ROOT).join("results")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if let Some(stem) = name.strip_suffix(".txt") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            texts.push((name.clone(), stem.to_string(), text));
+        }
+    }
+    texts
+}
+
+/// The file of `data/` with the published `what` ("squares", "counts") of `problem`, e.g.
+/// `independent_domination_counts.csv`.
+fn data_file(problem: Problem, what: &str) -> String {
+    format!("{}_{what}.csv", problem.to_string().replace('-', "_"))
+}
+
 /// The single boards beyond the tables (`results/*-NxM.txt`, what `merge` printed): the value line
 /// names the board and problem, the layout passes the independent checker with that many queens,
 /// the value is at least the proven lower bound, and it agrees with `data/` where published.
 #[test]
 fn shipped_single_boards_hold_every_check() {
     let mut files = 0;
-    for entry in std::fs::read_dir(Path::new(ROOT).join("results")).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let Some(stem) = name.strip_suffix(".txt") else {
-            continue;
-        };
+    for (name, stem, text) in result_texts() {
         let Some((kind, board)) = stem.rsplit_once('-') else {
             continue;
         };
-        let problem = match kind {
-            "domination" => Problem::Domination,
-            "independent-domination" => Problem::IndependentDomination,
-            _ => continue,
+        let Ok(problem) = kind.parse::<Problem>() else {
+            continue;
         };
         let board: Board = board.parse().unwrap();
-        let text = std::fs::read_to_string(&path).unwrap();
         let first = text.lines().next().unwrap();
-        let symbol = match problem {
-            Problem::Domination => "γ",
-            Problem::IndependentDomination => "i",
-        };
         let queens: usize = first
-            .strip_prefix(&format!("{symbol}({board}) = "))
+            .strip_prefix(&format!("{}({board}) = ", problem.symbol()))
             .unwrap_or_else(|| panic!("{name}: first line {first:?}"))
             .parse()
             .unwrap();
@@ -182,11 +190,7 @@ fn shipped_single_boards_hold_every_check() {
             .check(&layout, queens)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(queens >= lower_bound(board, problem), "{name}");
-        let squares = match problem {
-            Problem::Domination => "domination_squares.csv",
-            Problem::IndependentDomination => "independent_domination_squares.csv",
-        };
-        for (r, c, v) in published(squares) {
+        for (r, c, v) in published(&data_file(problem, "squares")) {
             if (r, c) == (board.rows(), board.cols()) {
                 assert_eq!(queens, v, "{name}: published {v}");
             }
@@ -205,18 +209,12 @@ fn shipped_single_boards_hold_every_check() {
 #[test]
 fn shipped_class_lists_hold_every_check() {
     let mut files = 0;
-    for entry in std::fs::read_dir(Path::new(ROOT).join("results")).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let Some(stem) = name.strip_suffix(".txt") else {
-            continue;
-        };
+    for (name, stem, text) in result_texts() {
         let Some((kind, board)) = stem.rsplit_once("-classes-") else {
             continue;
         };
         let problem: Problem = kind.parse().unwrap();
         let board: Board = board.parse().unwrap();
-        let text = std::fs::read_to_string(&path).unwrap();
         let value_line = format!("{}({board}) = ", problem.symbol());
         let queens: usize = text
             .lines()
@@ -253,11 +251,12 @@ fn shipped_class_lists_hold_every_check() {
         }
         assert_eq!(seen.len(), classes, "{name}");
         assert_eq!(total, layouts, "{name}");
-        let counts = match problem {
-            Problem::Domination => "domination_counts.csv",
-            Problem::IndependentDomination => "independent_domination_counts.csv",
-        };
-        let published = std::fs::read_to_string(Path::new(ROOT).join("data").join(counts)).unwrap();
+        let published = std::fs::read_to_string(
+            Path::new(ROOT)
+                .join("data")
+                .join(data_file(problem, "counts")),
+        )
+        .unwrap();
         let row = published
             .lines()
             .find(|l| l.starts_with(&format!("{},", board.rows())))

@@ -93,6 +93,17 @@ fn job_logs(run_dir: &Path) -> String {
     text
 }
 
+/// The job ids on the line of `submit.sh`'s output that starts with `kind` ("work ", "merge ",
+/// "watch ").
+fn job_ids(ids: &str, kind: &str) -> Vec<String> {
+    ids.lines()
+        .find_map(|line| line.strip_prefix(kind))
+        .unwrap_or_else(|| panic!("submit.sh printed no `{kind}` line: {ids:?}"))
+        .split_whitespace()
+        .map(String::from)
+        .collect()
+}
+
 /// Submit the plan in `run_dir` and wait for the merge job's output, RUN/merged.txt.
 fn submit_and_merge(run_dir: &Path) -> String {
     submit_with(run_dir, &[])
@@ -102,16 +113,8 @@ fn submit_and_merge(run_dir: &Path) -> String {
 fn submit_with(run_dir: &Path, args: &[&str]) -> String {
     let run_arg = run_dir.to_str().expect("UTF-8 path");
     let ids = stdout(run(SUBMIT, &[&[run_arg], args].concat()));
-    let job_ids = |kind: &str| -> Vec<String> {
-        ids.lines()
-            .find_map(|line| line.strip_prefix(kind))
-            .unwrap_or_else(|| panic!("submit.sh printed no `{kind}` line: {ids:?}"))
-            .split_whitespace()
-            .map(String::from)
-            .collect()
-    };
-    let work = job_ids("work ");
-    let merge = job_ids("merge ");
+    let work = job_ids(&ids, "work ");
+    let merge = job_ids(&ids, "merge ");
     assert!(!work.is_empty() && merge.len() == 1, "job ids: {ids:?}");
 
     let merged = run_dir.join("merged.txt");
@@ -146,7 +149,7 @@ fn submit_with(run_dir: &Path, args: &[&str]) -> String {
         sleep(Duration::from_millis(500));
     }
     // The watch job runs once the merge job has ended: its log completes the run directory.
-    wait_for_jobs(&job_ids("watch "));
+    wait_for_jobs(&job_ids(&ids, "watch "));
     std::fs::read_to_string(merged).unwrap()
 }
 
@@ -356,13 +359,7 @@ fn a_cancelled_and_a_killed_task_are_named_by_rank_and_missing_resubmits_only_th
         String::from_utf8_lossy(&out.stderr)
     );
     let ids = String::from_utf8(out.stdout).unwrap();
-    let id = |kind: &str| -> String {
-        ids.lines()
-            .find_map(|l| l.strip_prefix(kind))
-            .unwrap()
-            .trim()
-            .to_string()
-    };
+    let id = |kind: &str| job_ids(&ids, kind).remove(0);
     let (work, merge) = (id("work "), id("merge "));
     assert!(Command::new("scancel")
         .arg(format!("{work}_3"))
@@ -481,24 +478,8 @@ fn a_merge_job_cancelled_while_pending_is_shown_by_status() {
     let run_dir = dir.path().join("run");
     let run_arg = run_dir.to_str().unwrap();
     run(QUEENDOM, &["plan", "8x8", "--parts", "3", "-o", run_arg]);
-    let out = Command::new(SUBMIT)
-        .args([run_arg, "--", "--hold"])
-        .env("QUEENDOM", QUEENDOM)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let ids = String::from_utf8(out.stdout).unwrap();
-    let id = |kind: &str| -> String {
-        ids.lines()
-            .find_map(|l| l.strip_prefix(kind))
-            .unwrap()
-            .trim()
-            .to_string()
-    };
+    let ids = stdout(run(SUBMIT, &[run_arg, "--", "--hold"]));
+    let id = |kind: &str| job_ids(&ids, kind).remove(0);
     let (work, merge, watch) = (id("work "), id("merge "), id("watch "));
     // The merge job never runs: cancelled while it waits for the work.
     assert!(Command::new("scancel")
@@ -533,10 +514,9 @@ fn a_merge_job_cancelled_while_pending_is_shown_by_status() {
 
 /// All job ids `submit.sh` printed (work, merge and watch).
 fn submitted_jobs(ids: &str) -> Vec<String> {
-    ids.lines()
-        .filter_map(|l| l.split_once(' '))
-        .filter(|(kind, _)| ["work", "merge", "watch"].contains(kind))
-        .flat_map(|(_, ids)| ids.split_whitespace().map(String::from))
+    ["work ", "merge ", "watch "]
+        .iter()
+        .flat_map(|kind| job_ids(ids, kind))
         .collect()
 }
 
@@ -584,13 +564,8 @@ fn a_part_longer_than_the_time_limit_completes_when_resubmitted_with_the_same_li
             status_json(&run_dir),
             job_logs(&run_dir)
         );
-        let out = Command::new(SUBMIT)
-            .args([run_arg, "--missing", "--", limit])
-            .env("QUEENDOM", QUEENDOM)
-            .output()
-            .unwrap();
+        let out = run(SUBMIT, &[run_arg, "--missing", "--", limit]);
         let said = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{said}");
         assert!(said.contains("splitting"), "{said}");
         wait_for_jobs(&submitted_jobs(&String::from_utf8_lossy(&out.stdout)));
     }
