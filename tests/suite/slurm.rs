@@ -360,7 +360,7 @@ fn a_cancelled_and_a_killed_task_are_named_by_rank_and_missing_resubmits_only_th
     );
     let ids = String::from_utf8(out.stdout).unwrap();
     let id = |kind: &str| job_ids(&ids, kind).remove(0);
-    let (work, merge) = (id("work "), id("merge "));
+    let (work, merge, watch) = (id("work "), id("merge "), id("watch "));
     assert!(Command::new("scancel")
         .arg(format!("{work}_3"))
         .status()
@@ -373,7 +373,9 @@ fn a_cancelled_and_a_killed_task_are_named_by_rank_and_missing_resubmits_only_th
             .unwrap()
             .success());
     }
-    wait_for_jobs(&[work.clone(), merge.clone()]);
+    // The watch job too: it runs after the merge job and writes a log, which must be counted
+    // before the resubmission, not among its logs.
+    wait_for_jobs(&[work.clone(), merge.clone(), watch]);
     let status = status_json(&run_dir);
     assert_eq!(
         status["missing_ranks"],
