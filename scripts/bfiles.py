@@ -15,6 +15,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+# The OEIS numbers are Problem::square_sequence and Problem::triangle_sequence (src/problem.rs);
+# tests/suite/results.rs (bfiles_are_named_as_problem_names_them) checks that this list agrees.
 TABLES = [
     ("domination-1-20.csv", "A075458", "A274138"),
     ("independent-domination-1-20.csv", "A075324", "A299029"),

@@ -62,6 +62,16 @@ impl Board {
         self.rows == self.cols
     }
 
+    /// The board's symmetries in words, as counts of classes name them: "the 8 rotations and
+    /// reflections of the square" or "the 4 symmetries of the rectangle".
+    pub fn symmetry_group(self) -> &'static str {
+        if self.is_square() {
+            "the 8 rotations and reflections of the square"
+        } else {
+            "the 4 symmetries of the rectangle"
+        }
+    }
+
     /// The same board turned on its side (rows become columns).
     pub fn transposed(self) -> Board {
         Board {

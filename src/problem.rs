@@ -83,6 +83,24 @@ impl Problem {
         }
     }
 
+    /// The OEIS sequence of this number on the square boards n×n (A075458 for γ(Q_n), A075324 for
+    /// i(Q_n)), the name of the b-files `scripts/bfiles.py` writes into `results/`.
+    pub fn square_sequence(self) -> &'static str {
+        match self {
+            Problem::Domination => "A075458",
+            Problem::IndependentDomination => "A075324",
+        }
+    }
+
+    /// The OEIS triangle of this number on the boards k×n, 1 ≤ k ≤ n, read by rows (A274138 for γ,
+    /// A299029 for i).
+    pub fn triangle_sequence(self) -> &'static str {
+        match self {
+            Problem::Domination => "A274138",
+            Problem::IndependentDomination => "A299029",
+        }
+    }
+
     /// Whether no queen may attack another: the one rule the search reads.
     pub fn forbids_attacks(self) -> bool {
         match self {

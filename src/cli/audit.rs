@@ -4,7 +4,9 @@
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use queendom::plan::{array_syntax, audit_part, merge, sample_parts, MergeError};
+use queendom::plan::{
+    array_syntax, audit_part, merge, parse_array_syntax, sample_parts, MergeError,
+};
 use queendom::search::{SearchError, SearchOptions};
 
 use super::signals::Interrupt;
@@ -56,7 +58,11 @@ pub fn run(args: AuditArgs) -> Result<(), Failure> {
     let run = RunDir::open(&args.run)?;
     let total = run.plan.parts();
     let (chosen, how) = match &args.parts {
-        Some(list) => (parse_parts(list, total)?, "chosen".to_string()),
+        Some(list) => (
+            parse_array_syntax(list, total)
+                .map_err(|why| usage(format!("--parts '{list}': {why}")))?,
+            "chosen".to_string(),
+        ),
         None => {
             let share = parse_share(&args.sample)?;
             let seed = args.seed.unwrap_or_else(clock_seed);
@@ -166,36 +172,6 @@ fn parse_share(text: &str) -> Result<f64, Failure> {
         return Err(bad());
     }
     Ok(value)
-}
-
-/// `3,17,40-45` as sorted part numbers, each below `total`.
-fn parse_parts(text: &str, total: usize) -> Result<Vec<usize>, Failure> {
-    let bad = |why: String| usage(format!("--parts '{text}': {why}"));
-    let number = |t: &str| {
-        t.trim()
-            .parse::<usize>()
-            .map_err(|_| bad(format!("'{t}' is not a part number")))
-    };
-    let mut parts = Vec::new();
-    for item in text.split(',') {
-        let (a, b) = match item.split_once('-') {
-            Some((a, b)) => (number(a)?, number(b)?),
-            None => (number(item)?, number(item)?),
-        };
-        if a > b {
-            return Err(bad(format!("the range {a}-{b} is empty")));
-        }
-        if b >= total {
-            return Err(bad(format!(
-                "part {b} does not exist: the plan has parts 0..{}",
-                total.saturating_sub(1)
-            )));
-        }
-        parts.extend(a..=b);
-    }
-    parts.sort_unstable();
-    parts.dedup();
-    Ok(parts)
 }
 
 fn clock_seed() -> u64 {

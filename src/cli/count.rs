@@ -153,11 +153,7 @@ fn print_count(
             counted.queens,
         )?;
     }
-    let group = if board.is_square() {
-        "the 8 rotations and reflections of the square"
-    } else {
-        "the 4 symmetries of the rectangle"
-    };
+    let group = board.symmetry_group();
     out.push_str(&format!(
         "{symbol}({board}) = {}\nlayouts: {}\nclasses: {} (under {group})\n({} nodes, {seconds:.3} s, {})\n\n",
         counted.queens,

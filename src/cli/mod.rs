@@ -117,14 +117,7 @@ impl ProblemArgs {
     }
 }
 
-/// "1 thread", "2 threads": the thread count as the reports print it.
-pub fn threads_text(threads: usize) -> String {
-    if threads == 1 {
-        "1 thread".to_string()
-    } else {
-        format!("{threads} threads")
-    }
-}
+pub use queendom::search::threads_text;
 
 /// The cores this process may use (its CPU affinity and quota included).
 pub fn cores() -> usize {

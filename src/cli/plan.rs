@@ -5,14 +5,13 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use queendom::export::Format;
 use queendom::plan::{
-    array_syntax, build, last_attempt, merge, split_parts, time_text, AttemptEvent, BoardAnswer,
-    LastAttempt, LoadedPlan, MergeError, Merged, PlanGoal, PlanRequest, TableAxes, MIN_PART_NODES,
-    PROBES,
+    build, merge, parts_text, time_text, AttemptEvent, MergeError, PlanGoal, PlanRequest,
+    TableAxes, MIN_PART_NODES, PROBES,
 };
-use queendom::row::{RowKind, TableRow};
-use queendom::search::{Problem, SearchError, SearchOptions};
+use queendom::row::RowKind;
+use queendom::search::{SearchError, SearchOptions};
+use queendom::table::output::{choose_format, whole_table, TableSpec};
 use queendom::table::{boards, SizeList};
 use queendom::Board;
 
@@ -21,7 +20,7 @@ use super::signals::Interrupt;
 use super::start::StartArgs;
 use super::trace_file::TraceArgs;
 use super::{print, usage, Failure, ProblemArgs, ThreadArgs};
-use queendom::plan::run_dir::{Claim, PlanLock, RunDir, WorkError};
+use queendom::plan::run_dir::{Claim, PlanLock, RunDir, SplitRunError, WorkError};
 use queendom::plan::status::StatusReport;
 
 /// Exit code of `work --next` when no part is left to claim.
@@ -158,123 +157,25 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
         Err(e) => return Err(e.into()),
     };
     let run = RunDir::create(&output, &plan.to_bytes())?;
-    print(&describe(&run.plan, &output))?;
+    print(&run.plan.describe(&output))?;
     Ok(())
 }
 
 /// `plan RUN --split PARTS`.
 fn split(dir: &Path, parts: &str, threads: &ThreadArgs) -> Result<(), Failure> {
-    // Opened first for a usage error on a directory that holds no plan.
-    RunDir::open(dir)?;
-    let Some(lock) = PlanLock::try_take(dir)
-        .map_err(|e| Failure::Error(anyhow::anyhow!("cannot lock {}: {e}", dir.display())))?
-    else {
-        return Err(Failure::Error(anyhow::anyhow!(
-            "workers are running on {} (`queendom status` lists them): split once none is",
-            dir.display()
-        )));
-    };
-    // Read again under the lock: the plan may have changed while we waited.
-    let run = RunDir::open(dir)?;
-    let results = run.read_results();
-    if let Some((path, why)) = results.refused.first() {
-        return Err(usage(format!("{}: {why}; nothing split", path.display())));
-    }
-    let n = run.plan.parts();
-    let chosen: Vec<usize> = if parts == "interrupted" {
-        (0..n)
-            .filter(|&k| {
-                results.reports[k].is_none()
-                    && matches!(last_attempt(&run.attempts(k)),
-                        LastAttempt::Ended(a) if a.event == AttemptEvent::Interrupted)
-            })
-            .collect()
-    } else {
-        parse_parts(parts).ok_or_else(|| {
-            usage(format!(
-                "--split takes parts as 3,17,40-45 or `interrupted`, not '{parts}'"
-            ))
-        })?
-    };
-    if chosen.is_empty() {
-        eprintln!(
-            "queendom: no part of {} to split: nothing changed",
-            dir.display()
-        );
-        return Ok(());
-    }
-    for &k in &chosen {
-        if k < n && results.reports[k].is_some() {
-            return Err(usage(format!(
-                "part {k} has a result: only parts without one are split; nothing split"
-            )));
-        }
-    }
     let pool = threads.pool()?;
-    let split = pool
-        .install(|| split_parts(&run.plan, &chosen, SPLIT_SHARE, PROBES))
-        .map_err(|e| usage(format!("{}: {e}; nothing split", dir.display())))?;
-    let history = run.replace_plan(&lock, &split).map_err(|e| {
-        Failure::Error(anyhow::anyhow!(
-            "cannot write the split plan into {}: {e}",
-            dir.display()
-        ))
-    })?;
-    drop(lock);
-    let new = RunDir::open(dir)?;
-    let mut rank_of = vec![0; new.plan.parts()];
-    for (r, k) in new.plan.claim_order().into_iter().enumerate() {
-        rank_of[k] = r;
-    }
-    let mut out = format!("plan {}: {}\n", new.plan.id, parts_text(new.plan.parts()));
-    for &k in &chosen {
-        let pieces = &split.moved[k];
-        let mut ranks: Vec<usize> = pieces.iter().map(|&j| rank_of[j]).collect();
-        ranks.sort_unstable();
-        out.push_str(&format!(
-            "part {k} (estimate {:.3e}) is now {}: parts {}, ranks {}\n",
-            run.plan.plan.parts[k].estimate,
-            parts_text(pieces.len()),
-            array_syntax(pieces),
-            array_syntax(&ranks)
-        ));
-    }
-    out.push_str(&format!(
-        "the old plan, results and attempts are in {}; missing ranks: {}\n",
-        history.display(),
-        array_syntax(
-            &new.plan.ranks_of(
-                &(0..new.plan.parts())
-                    .filter(|&j| !new.is_done(j))
-                    .collect::<Vec<_>>()
-            )
-        )
-    ));
-    print(&out)
-}
-
-/// A part that hit a time limit comes back in pieces of at most this share of its estimate: one
-/// that took twice the limit then fits, if the estimates hold.
-const SPLIT_SHARE: f64 = 0.5;
-
-/// `3,17,40-45` as part numbers, sorted, each once.
-fn parse_parts(text: &str) -> Option<Vec<usize>> {
-    let mut parts = Vec::new();
-    for item in text.split(',') {
-        match item.split_once('-') {
-            Some((a, b)) => {
-                let (a, b): (usize, usize) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
-                if a > b {
-                    return None;
-                }
-                parts.extend(a..=b);
-            }
-            None => parts.push(item.trim().parse().ok()?),
+    match pool.install(|| RunDir::split(dir, parts)) {
+        Ok(Some(text)) => print(&text),
+        Ok(None) => {
+            eprintln!(
+                "queendom: no part of {} to split: nothing changed",
+                dir.display()
+            );
+            Ok(())
         }
+        Err(SplitRunError::Refused(e)) => Err(e.into()),
+        Err(SplitRunError::Failed(e)) => Err(Failure::Error(anyhow::anyhow!(e))),
     }
-    parts.sort_unstable();
-    parts.dedup();
-    Some(parts)
 }
 
 /// A plan is never written over anything: an existing non-empty directory is refused before any
@@ -311,46 +212,6 @@ fn refuse_existing(path: &Path) -> Result<(), Failure> {
         )));
     }
     Ok(())
-}
-
-fn describe(plan: &LoadedPlan, dir: &Path) -> String {
-    let total: f64 = plan.plan.parts.iter().map(|p| p.estimate).sum();
-    let largest = plan
-        .plan
-        .parts
-        .iter()
-        .map(|p| p.estimate)
-        .fold(0.0, f64::max);
-    let what = match (&plan.plan.table, plan.boards.as_slice()) {
-        (None, [b]) => format!("{} of {b}", plan.problem.symbol()),
-        _ => format!("{} of {} boards", plan.problem.symbol(), plan.boards.len()),
-    };
-    let goal = match plan.plan.goal {
-        PlanGoal::Minimum => "",
-        PlanGoal::Count => ", counting every minimum layout",
-    };
-    let n = plan.parts();
-    let mut out = format!("plan {}: {what}{goal}, {}\n", plan.id, parts_text(n));
-    if plan.boards.len() == 1 {
-        out.push_str(&format!(
-            "start layout: {} queens ({})\n",
-            plan.starts[0].len(),
-            plan.starts[0].to_squares_string()
-        ));
-    }
-    if n > 0 && total > 0.0 {
-        out.push_str(&format!(
-            "estimated {total:.3e} nodes; the largest part {:.1}% of them\n",
-            100.0 * largest / total
-        ));
-    }
-    out.push_str(&format!(
-        "run: queendom work {} --next --until-done   (one worker; start as many as you like)\n     \
-         or --part K / --rank R (0..{}; a Slurm array task: R = SLURM_ARRAY_TASK_ID)\n",
-        dir.display(),
-        n.saturating_sub(1)
-    ));
-    out
 }
 
 #[derive(clap::Args, Debug)]
@@ -605,15 +466,6 @@ fn holder_text(note: &str) -> String {
     }
 }
 
-/// "1 part", "2 parts".
-fn parts_text(n: usize) -> String {
-    if n == 1 {
-        "1 part".to_string()
-    } else {
-        format!("{n} parts")
-    }
-}
-
 fn slurm_task() -> Result<usize, Failure> {
     let text = std::env::var("SLURM_ARRAY_TASK_ID").map_err(|_| {
         usage("which part? give --part K, --rank R or --next (or run as a Slurm array task: SLURM_ARRAY_TASK_ID is the rank)")
@@ -639,164 +491,9 @@ pub fn status(args: StatusArgs) -> Result<(), Failure> {
     let run = RunDir::open(&args.run)?;
     let report = StatusReport::of(&run);
     if args.json {
-        return print(&format!("{}\n", status_json(&report)));
+        return print(&format!("{}\n", report.to_json()));
     }
-    print(&status_text(&report, &args.run, SystemTime::now()))
-}
-
-fn status_json(s: &StatusReport) -> serde_json::Value {
-    let failed_json: Vec<serde_json::Value> = s
-        .failed
-        .iter()
-        .map(|f| {
-            let a = &f.last;
-            serde_json::json!({
-                "part": f.part,
-                "rank": s.rank_of[f.part],
-                "attempts": f.attempts,
-                "event": if a.event == AttemptEvent::Started { "died" } else { event_name(a.event) },
-                "host": a.host,
-                "time": a.time,
-                "job": a.job,
-                "exit": a.exit,
-                "why": a.why,
-            })
-        })
-        .collect();
-    serde_json::json!({
-        "missing_parts": array_syntax(&s.missing),
-        "missing_ranks": array_syntax(&s.missing_ranks),
-        "running_parts": array_syntax(&s.running_parts),
-        "running_ranks": array_syntax(&s.running_ranks),
-        "failed_parts": array_syntax(&s.failed_parts()),
-        "failed_ranks": array_syntax(&s.failed_ranks),
-        "failed": failed_json,
-        "plan": s.plan,
-        "parts": s.parts,
-        "done": s.done,
-        "running": s.running,
-        "left": s.left,
-        "refused": s.refused.len(),
-        "nodes": s.nodes,
-        "cpu_seconds": s.cpu_seconds,
-        "seconds": s.seconds,
-        "cpu_seconds_left_estimate": s.cpu_seconds_left,
-        "largest_part_left": s.largest_left.map(|(k, _)| k),
-        "largest_part_left_cpu_seconds_estimate": s.largest_left.map(|(_, c)| c),
-        "suggested_time": s.suggested_time,
-        "merge": s.last_merge,
-    })
-}
-
-fn status_text(s: &StatusReport, dir: &Path, now: SystemTime) -> String {
-    let (parts, done, running, left) = (s.parts, s.done, s.running, s.left);
-    let (nodes, cpu, wall) = (s.nodes, s.cpu_seconds, s.seconds);
-    let mut out = format!(
-        "plan {}\nparts: {parts}; done {done}, running {running}, left {left}\n",
-        s.plan
-    );
-    out.push_str(&format!(
-        "search so far: {nodes} nodes, {cpu:.1} CPU s ({wall:.1} s of part wall time)\n"
-    ));
-    if done == parts {
-        out.push_str(&format!(
-            "left: nothing: `queendom merge {}` gives the answer\n",
-            dir.display()
-        ));
-    } else if let Some(c) = s.cpu_seconds_left {
-        out.push_str(&format!(
-            "left: about {c:.0} CPU s by the estimates (the estimates are rough: single parts can be far off)\n"
-        ));
-    }
-    if let (Some((k, c)), Some(t)) = (s.largest_left, &s.suggested_time) {
-        out.push_str(&format!(
-            "largest part left: part {k} (rank {}), about {c:.0} CPU s; for one CPU a task, --time={t} (twice that, and a minute)\n",
-            s.rank_of[k]
-        ));
-    }
-    if !s.missing.is_empty() {
-        out.push_str(&format!(
-            "missing (no result, no worker): ranks {} (for `sbatch --array=`; `submit.sh {} --missing` submits them), parts {}\n",
-            array_syntax(&s.missing_ranks),
-            dir.display(),
-            array_syntax(&s.missing)
-        ));
-    }
-    if !s.failed.is_empty() {
-        out.push_str(&format!(
-            "failed (of the missing; started, no result): ranks {}, parts {}\n",
-            array_syntax(&s.failed_ranks),
-            array_syntax(&s.failed_parts())
-        ));
-        const SHOWN: usize = 20;
-        for f in s.failed.iter().take(SHOWN) {
-            let (k, n, a) = (f.part, f.attempts, &f.last);
-            let how = if a.event == AttemptEvent::Started {
-                format!(
-                    "{}, and ended without a word (killed by SIGKILL, out of memory, or its node failed)",
-                    a.describe(now)
-                )
-            } else {
-                a.describe(now)
-            };
-            let tries = if n > 1 {
-                format!(" ({n} attempts)")
-            } else {
-                String::new()
-            };
-            out.push_str(&format!(
-                "  part {k} (rank {}){tries}: {how}\n",
-                s.rank_of[k]
-            ));
-        }
-        if s.failed.len() > SHOWN {
-            out.push_str(&format!(
-                "  … and {} more (status --json lists them all)\n",
-                s.failed.len() - SHOWN
-            ));
-        }
-    }
-    if !s.running_parts.is_empty() {
-        out.push_str(&format!(
-            "running: ranks {}, parts {}\n",
-            array_syntax(&s.running_ranks),
-            array_syntax(&s.running_parts)
-        ));
-        for (k, a) in &s.running_attempts {
-            out.push_str(&format!(
-                "  part {k} (rank {}): {}\n",
-                s.rank_of[*k],
-                a.describe(now)
-            ));
-        }
-    }
-    if let Some(line) = &s.last_merge {
-        out.push_str(&format!("last merge job: {}\n", merge_line_text(line, now)));
-    }
-    if let Some(best) = &s.best {
-        out.push_str(&format!("best so far: {}\n", best.join(", ")));
-    }
-    for (path, why) in &s.refused {
-        out.push_str(&format!("refused: {}: {why}\n", path.display()));
-    }
-    out
-}
-
-fn event_name(event: AttemptEvent) -> &'static str {
-    match event {
-        AttemptEvent::Started => "started",
-        AttemptEvent::Finished => "finished",
-        AttemptEvent::Interrupted => "interrupted",
-        AttemptEvent::Failed => "failed",
-    }
-}
-
-/// A line of `merge.log` (`ISO-TIME rest`) with its age.
-fn merge_line_text(line: &str, now: SystemTime) -> String {
-    match line.split_once(' ') {
-        Some((when, rest)) => format!("{}: {rest}", time_text(when, now)),
-        None => line.to_string(),
-    }
+    print(&report.text(&args.run, SystemTime::now()))
 }
 
 #[derive(clap::Args, Debug)]
@@ -823,16 +520,18 @@ pub struct MergeArgs {
 pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
     let run = RunDir::open(&args.run)?;
     let target = Target::parse(args.output.as_deref());
-    let format = match &run.plan.plan.table {
+    let problem = run.plan.problem;
+    let table = match &run.plan.plan.table {
         Some(axes) => {
-            let format =
-                queendom::table::output::choose_format(args.format.map(Into::into), &target)?;
-            let all = boards(
-                &SizeList::from_sizes(&axes.rows),
-                &SizeList::from_sizes(&axes.cols),
-            );
-            format.accepts(&all).map_err(usage)?;
-            Some(format)
+            let spec = TableSpec {
+                format: choose_format(args.format.map(Into::into), &target)?,
+                subject: problem.into(),
+                boards: axes.boards(),
+                rows: axes.rows.clone(),
+                cols: axes.cols.clone(),
+            };
+            spec.format.accepts(&spec.boards).map_err(usage)?;
+            Some((axes, spec))
         }
         None => None,
     };
@@ -860,40 +559,11 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
         // Missing parts (run them), or a count that contradicts the plan's size.
         _ => Failure::Error(anyhow::anyhow!("{e}")),
     })?;
-    if let (Some(axes), Some(format)) = (&run.plan.plan.table, format) {
-        let bytes = table_bytes(format, run.plan.problem, axes, &merged)?;
-        return emit(out, &bytes);
+    if let Some((axes, spec)) = table {
+        let rows = merged.table_rows(problem, axes)?;
+        return emit(out, &whole_table(&spec, RowKind::Optimum, &rows)?);
     }
-    let text = answer_text(&merged.boards[0], run.plan.problem.symbol());
-    emit(out, text.as_bytes())
-}
-
-/// One board's merged answer as `solve` (or `count`) prints it, with the parts it took.
-fn answer_text(answer: &BoardAnswer, symbol: &str) -> String {
-    match answer.count {
-        None => format!(
-            "{symbol}({}) = {}\n{}layout: {}\n({} nodes in {}, {:.3} s, {:.3} CPU s, {})\n\n",
-            answer.board,
-            answer.layout.len(),
-            answer.layout.diagram(),
-            answer.layout.to_squares_string(),
-            answer.nodes,
-            parts_text(answer.parts),
-            answer.seconds,
-            answer.cpu_seconds,
-            super::threads_text(answer.threads)
-        ),
-        Some((queens, layouts, classes)) => format!(
-            "{symbol}({}) = {queens}\nlayouts: {layouts}\nclasses: {classes} (under {})\n({} nodes in {}, {:.3} s, {:.3} CPU s, {})\n\n",
-            answer.board,
-            group(answer.board),
-            answer.nodes,
-            parts_text(answer.parts),
-            answer.seconds,
-            answer.cpu_seconds,
-            super::threads_text(answer.threads)
-        ),
-    }
+    emit(out, merged.boards[0].text(problem.symbol()).as_bytes())
 }
 
 /// A merged answer goes to stdout, or into FILE whole (claimed, and so locked, before the merge).
@@ -917,56 +587,4 @@ fn claim_output(target: &Target, force: bool) -> Result<Option<OutFile>, Failure
         )));
     }
     Ok(Some(out))
-}
-
-/// A table plan's merged answer as `table` writes it: rows in the table's order, a board taken
-/// from its transpose's search with nodes and seconds 0, as `table` does.
-fn table_bytes(
-    format: Format,
-    problem: Problem,
-    axes: &TableAxes,
-    merged: &Merged,
-) -> Result<Vec<u8>, Failure> {
-    let rows = SizeList::from_sizes(&axes.rows);
-    let cols = SizeList::from_sizes(&axes.cols);
-    let mut export = format.exporter(RowKind::Optimum, problem, &axes.rows, &axes.cols);
-    let mut out = export.header()?;
-    let mut seen: Vec<Board> = Vec::new();
-    for board in boards(&rows, &cols) {
-        let flip = board.rows() > board.cols();
-        let searched = if flip { board.transposed() } else { board };
-        let answer = merged
-            .boards
-            .iter()
-            .find(|a| a.board == searched)
-            .ok_or_else(|| anyhow::anyhow!("the plan has no board {searched}"))?;
-        let first = !seen.contains(&searched);
-        seen.push(searched);
-        let layout = if flip {
-            answer.layout.transposed()
-        } else {
-            answer.layout.clone()
-        };
-        problem.check(&layout, layout.len())?;
-        let row = TableRow {
-            board,
-            problem,
-            layout,
-            counts: None,
-            nodes: if first { answer.nodes } else { 0 },
-            seconds: if first { answer.seconds } else { 0.0 },
-            threads: answer.threads,
-        };
-        out.extend(export.row(&row)?);
-    }
-    out.extend(export.footer()?);
-    Ok(out)
-}
-
-pub fn group(board: Board) -> &'static str {
-    if board.is_square() {
-        "the 8 rotations and reflections of the square"
-    } else {
-        "the 4 symmetries of the rectangle"
-    }
 }

@@ -5,9 +5,10 @@ use thiserror::Error;
 use std::collections::HashMap;
 
 use crate::board::{Board, Layout};
-use crate::search::{Goal, Incumbent, PartPath};
+use crate::row::TableRow;
+use crate::search::{threads_text, Goal, Incumbent, PartPath, Problem};
 
-use super::{LoadedPlan, PartReport, PlanGoal};
+use super::{parts_text, LoadedPlan, PartReport, PlanGoal, TableAxes};
 
 /// The answer for one board of a plan.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,6 +77,11 @@ pub enum MergeError {
     },
     #[error("board {board}: the counts do not add up: {what}")]
     BadCount { board: Board, what: String },
+    #[error("the plan has no board {0}")]
+    NoBoard(Board),
+    /// A merged layout that fails the independent checker (the checker's words).
+    #[error("{0}")]
+    Check(String),
 }
 
 /// What a bound `(queens, rank)` rules out, in words. Rank 0 comes before every part (the start
@@ -108,6 +114,81 @@ fn queens_text(queens: usize) -> String {
     }
 }
 
+impl BoardAnswer {
+    /// The answer as `solve` (or `count`) prints it, with the parts it took: what `merge`
+    /// prints for a one-board plan.
+    pub fn text(&self, symbol: &str) -> String {
+        let answer = self;
+        match answer.count {
+        None => format!(
+            "{symbol}({}) = {}\n{}layout: {}\n({} nodes in {}, {:.3} s, {:.3} CPU s, {})\n\n",
+            answer.board,
+            answer.layout.len(),
+            answer.layout.diagram(),
+            answer.layout.to_squares_string(),
+            answer.nodes,
+            parts_text(answer.parts),
+            answer.seconds,
+            answer.cpu_seconds,
+            threads_text(answer.threads)
+        ),
+        Some((queens, layouts, classes)) => format!(
+            "{symbol}({}) = {queens}\nlayouts: {layouts}\nclasses: {classes} (under {})\n({} nodes in {}, {:.3} s, {:.3} CPU s, {})\n\n",
+            answer.board,
+            answer.board.symmetry_group(),
+            answer.nodes,
+            parts_text(answer.parts),
+            answer.seconds,
+            answer.cpu_seconds,
+            threads_text(answer.threads)
+        ),
+    }
+    }
+}
+
+impl Merged {
+    /// A table plan's answer as the rows `table` writes: in the table's order, a board taken from
+    /// its transpose's search with nodes and seconds 0, as `table` does; every layout passes the
+    /// independent checker again.
+    pub fn table_rows(
+        &self,
+        problem: Problem,
+        axes: &TableAxes,
+    ) -> Result<Vec<TableRow>, MergeError> {
+        let mut rows = Vec::new();
+        let mut seen: Vec<Board> = Vec::new();
+        for board in axes.boards() {
+            let flip = board.rows() > board.cols();
+            let searched = if flip { board.transposed() } else { board };
+            let answer = self
+                .boards
+                .iter()
+                .find(|a| a.board == searched)
+                .ok_or(MergeError::NoBoard(searched))?;
+            let first = !seen.contains(&searched);
+            seen.push(searched);
+            let layout = if flip {
+                answer.layout.transposed()
+            } else {
+                answer.layout.clone()
+            };
+            problem
+                .check(&layout, layout.len())
+                .map_err(|e| MergeError::Check(e.to_string()))?;
+            rows.push(TableRow {
+                board,
+                problem,
+                layout,
+                counts: None,
+                nodes: if first { answer.nodes } else { 0 },
+                seconds: if first { answer.seconds } else { 0.0 },
+                threads: answer.threads,
+            });
+        }
+        Ok(rows)
+    }
+}
+
 /// Part numbers (sorted) in the syntax of a Slurm job array, whole: `0,17,40-45`.
 pub fn array_syntax(parts: &[usize]) -> String {
     let mut out: Vec<String> = Vec::new();
@@ -125,6 +206,36 @@ pub fn array_syntax(parts: &[usize]) -> String {
         i = j + 1;
     }
     out.join(",")
+}
+
+/// Part numbers written as [`array_syntax`] writes them (`3,17,40-45`), sorted, each once; every
+/// number below `total`. The error says what is wrong with the text.
+pub fn parse_array_syntax(text: &str, total: usize) -> Result<Vec<usize>, String> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("'{t}' is not a part number"))
+    };
+    let mut parts = Vec::new();
+    for item in text.split(',') {
+        let (a, b) = match item.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => (number(item)?, number(item)?),
+        };
+        if a > b {
+            return Err(format!("the range {a}-{b} is empty"));
+        }
+        if b >= total {
+            return Err(format!(
+                "part {b} does not exist: the plan has parts 0..{}",
+                total.saturating_sub(1)
+            ));
+        }
+        parts.extend(a..=b);
+    }
+    parts.sort_unstable();
+    parts.dedup();
+    Ok(parts)
 }
 
 /// Part numbers as a short list: `3, 7, 12-40`.

@@ -22,6 +22,7 @@ mod split;
 pub mod status;
 
 use std::fmt;
+use std::path::Path;
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
@@ -36,7 +37,9 @@ pub use attempts::{
 };
 pub use audit::{audit_part, sample_parts, PartAudit};
 pub use build::{build, PlanRequest, MIN_PART_NODES, PROBES};
-pub use merge::{array_syntax, count_contradiction, merge, BoardAnswer, MergeError, Merged};
+pub use merge::{
+    array_syntax, count_contradiction, merge, parse_array_syntax, BoardAnswer, MergeError, Merged,
+};
 pub use report::{run_part, CountReport, FoundReport, PartReport, PartRun, ReportError};
 pub use split::{split_parts, Split, SplitError};
 
@@ -80,6 +83,29 @@ pub struct Plan {
 pub struct TableAxes {
     pub rows: Vec<usize>,
     pub cols: Vec<usize>,
+}
+
+impl TableAxes {
+    /// The table's boards in its order: by row count, then column count, as `table` lists them.
+    pub fn boards(&self) -> Vec<Board> {
+        self.rows
+            .iter()
+            .flat_map(|&r| {
+                self.cols
+                    .iter()
+                    .map(move |&c| Board::new(r, c).expect("a plan's axes hold valid sizes"))
+            })
+            .collect()
+    }
+}
+
+/// "1 part", "2 parts".
+pub fn parts_text(n: usize) -> String {
+    if n == 1 {
+        "1 part".to_string()
+    } else {
+        format!("{n} parts")
+    }
 }
 
 /// One board of a plan. A table plan holds each board once with at most as many rows as columns:
@@ -338,5 +364,50 @@ impl fmt::Display for PlanGoal {
             PlanGoal::Minimum => "minimum",
             PlanGoal::Count => "count",
         })
+    }
+}
+
+impl LoadedPlan {
+    /// What `plan` prints about the plan it wrote into `dir`: what it computes, its parts and
+    /// estimate, and how to run it.
+    pub fn describe(&self, dir: &Path) -> String {
+        let plan = self;
+        let total: f64 = plan.plan.parts.iter().map(|p| p.estimate).sum();
+        let largest = plan
+            .plan
+            .parts
+            .iter()
+            .map(|p| p.estimate)
+            .fold(0.0, f64::max);
+        let what = match (&plan.plan.table, plan.boards.as_slice()) {
+            (None, [b]) => format!("{} of {b}", plan.problem.symbol()),
+            _ => format!("{} of {} boards", plan.problem.symbol(), plan.boards.len()),
+        };
+        let goal = match plan.plan.goal {
+            PlanGoal::Minimum => "",
+            PlanGoal::Count => ", counting every minimum layout",
+        };
+        let n = plan.parts();
+        let mut out = format!("plan {}: {what}{goal}, {}\n", plan.id, parts_text(n));
+        if plan.boards.len() == 1 {
+            out.push_str(&format!(
+                "start layout: {} queens ({})\n",
+                plan.starts[0].len(),
+                plan.starts[0].to_squares_string()
+            ));
+        }
+        if n > 0 && total > 0.0 {
+            out.push_str(&format!(
+                "estimated {total:.3e} nodes; the largest part {:.1}% of them\n",
+                100.0 * largest / total
+            ));
+        }
+        out.push_str(&format!(
+        "run: queendom work {} --next --until-done   (one worker; start as many as you like)\n     \
+         or --part K / --rank R (0..{}; a Slurm array task: R = SLURM_ARRAY_TASK_ID)\n",
+        dir.display(),
+        n.saturating_sub(1)
+    ));
+        out
     }
 }

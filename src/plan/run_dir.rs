@@ -21,7 +21,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use thiserror::Error;
 
-use super::{run_part, utc_iso, Attempt, AttemptEvent, LoadedPlan, PartReport, ReportError, Split};
+use super::{
+    array_syntax, last_attempt, parse_array_syntax, parts_text, run_part, split_parts, utc_iso,
+    Attempt, AttemptEvent, LastAttempt, LoadedPlan, PartReport, ReportError, Split, PROBES,
+};
 use crate::search::{SearchError, SearchOptions};
 
 /// A run directory that cannot be used as asked (missing, foreign, not empty, unreadable): a
@@ -509,6 +512,128 @@ impl RunDir {
         }
         write_whole(&self.path.join(PLAN_FILE), &bytes)?;
         Ok(history)
+    }
+}
+
+/// A part that hit a time limit comes back in pieces of at most this share of its estimate: one
+/// that took twice the limit then fits, if the estimates hold.
+const SPLIT_SHARE: f64 = 0.5;
+
+/// Why `plan RUN --split` changed nothing.
+#[derive(Debug, Error)]
+pub enum SplitRunError {
+    /// No plan in the directory, parts that do not read or have results, a split the plan
+    /// refuses: the input is at fault (a usage error).
+    #[error(transparent)]
+    Refused(#[from] RunDirError),
+    /// Workers are running, or the lock or the new plan cannot be written.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl RunDir {
+    /// `plan RUN --split PARTS`: replace each of these parts (a list as `3,17,40-45`, or
+    /// `interrupted`: every part without a result whose last attempt was interrupted) by its
+    /// pieces, each estimated at most half of it, under the plan lock taken whole. Returns what
+    /// changed, in words, or `None` when no part is to be split. Run it in the thread pool the
+    /// estimates should use.
+    pub fn split(dir: &Path, parts: &str) -> Result<Option<String>, SplitRunError> {
+        // Opened first for a refusal of a directory that holds no plan.
+        RunDir::open(dir)?;
+        let failed = |msg: String| SplitRunError::Failed(msg);
+        let Some(lock) = PlanLock::try_take(dir)
+            .map_err(|e| failed(format!("cannot lock {}: {e}", dir.display())))?
+        else {
+            return Err(failed(format!(
+                "workers are running on {} (`queendom status` lists them): split once none is",
+                dir.display()
+            )));
+        };
+        // Read again under the lock: the plan may have changed while we waited.
+        let run = RunDir::open(dir)?;
+        let chosen = run.parts_to_split(parts)?;
+        if chosen.is_empty() {
+            return Ok(None);
+        }
+        let split = split_parts(&run.plan, &chosen, SPLIT_SHARE, PROBES)
+            .map_err(|e| refused(format!("{}: {e}; nothing split", dir.display())))?;
+        let history = run.replace_plan(&lock, &split).map_err(|e| {
+            failed(format!(
+                "cannot write the split plan into {}: {e}",
+                dir.display()
+            ))
+        })?;
+        drop(lock);
+        let new = RunDir::open(dir)?;
+        Ok(Some(new.split_text(&run.plan, &chosen, &split, &history)))
+    }
+
+    /// The parts `--split PARTS` names, none of which has a result.
+    fn parts_to_split(&self, parts: &str) -> Result<Vec<usize>, RunDirError> {
+        let results = self.read_results();
+        if let Some((path, why)) = results.refused.first() {
+            return Err(refused(format!("{}: {why}; nothing split", path.display())));
+        }
+        let n = self.plan.parts();
+        let chosen: Vec<usize> = if parts == "interrupted" {
+            (0..n)
+                .filter(|&k| {
+                    results.reports[k].is_none()
+                        && matches!(last_attempt(&self.attempts(k)),
+                            LastAttempt::Ended(a) if a.event == AttemptEvent::Interrupted)
+                })
+                .collect()
+        } else {
+            parse_array_syntax(parts, usize::MAX).map_err(|_| {
+                refused(format!(
+                    "--split takes parts as 3,17,40-45 or `interrupted`, not '{parts}'"
+                ))
+            })?
+        };
+        for &k in &chosen {
+            if k < n && results.reports[k].is_some() {
+                return Err(refused(format!(
+                    "part {k} has a result: only parts without one are split; nothing split"
+                )));
+            }
+        }
+        Ok(chosen)
+    }
+
+    /// What `plan RUN --split` prints: this run's new plan, the pieces of each part split from
+    /// `old`, and where the old plan went.
+    fn split_text(
+        &self,
+        old: &LoadedPlan,
+        chosen: &[usize],
+        split: &Split,
+        history: &Path,
+    ) -> String {
+        let new = self;
+        let mut rank_of = vec![0; new.plan.parts()];
+        for (r, k) in new.plan.claim_order().into_iter().enumerate() {
+            rank_of[k] = r;
+        }
+        let mut out = format!("plan {}: {}\n", new.plan.id, parts_text(new.plan.parts()));
+        for &k in chosen {
+            let pieces = &split.moved[k];
+            let mut ranks: Vec<usize> = pieces.iter().map(|&j| rank_of[j]).collect();
+            ranks.sort_unstable();
+            out.push_str(&format!(
+                "part {k} (estimate {:.3e}) is now {}: parts {}, ranks {}\n",
+                old.plan.parts[k].estimate,
+                parts_text(pieces.len()),
+                array_syntax(pieces),
+                array_syntax(&ranks)
+            ));
+        }
+        let missing: Vec<usize> = (0..new.plan.parts()).filter(|&j| !new.is_done(j)).collect();
+        out.push_str(&format!(
+            "the old plan, results and attempts are in {}; missing ranks: {}\n",
+            history.display(),
+            array_syntax(&new.plan.ranks_of(&missing))
+        ));
+        out
     }
 }
 

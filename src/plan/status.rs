@@ -1,10 +1,13 @@
 //! How far a plan has come (`queendom status`): parts done, running, missing and failed, the
 //! search so far, and what is left by the estimates. The command line only prints it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use super::run_dir::{RunDir, MERGE_LOG};
-use super::{last_attempt, slurm_time, Attempt, AttemptEvent, LastAttempt, PlanGoal};
+use super::{
+    array_syntax, last_attempt, slurm_time, time_text, Attempt, AttemptEvent, LastAttempt, PlanGoal,
+};
 
 /// A missing part that a worker started and did not finish.
 #[derive(Debug, Clone)]
@@ -159,5 +162,174 @@ impl StatusReport {
     /// The failed parts' numbers.
     pub fn failed_parts(&self) -> Vec<usize> {
         self.failed.iter().map(|f| f.part).collect()
+    }
+}
+
+impl StatusReport {
+    /// `status --json`: one object with every count and list.
+    pub fn to_json(&self) -> serde_json::Value {
+        let s = self;
+        let failed_json: Vec<serde_json::Value> = s
+        .failed
+        .iter()
+        .map(|f| {
+            let a = &f.last;
+            serde_json::json!({
+                "part": f.part,
+                "rank": s.rank_of[f.part],
+                "attempts": f.attempts,
+                "event": if a.event == AttemptEvent::Started { "died" } else { event_name(a.event) },
+                "host": a.host,
+                "time": a.time,
+                "job": a.job,
+                "exit": a.exit,
+                "why": a.why,
+            })
+        })
+        .collect();
+        serde_json::json!({
+            "missing_parts": array_syntax(&s.missing),
+            "missing_ranks": array_syntax(&s.missing_ranks),
+            "running_parts": array_syntax(&s.running_parts),
+            "running_ranks": array_syntax(&s.running_ranks),
+            "failed_parts": array_syntax(&s.failed_parts()),
+            "failed_ranks": array_syntax(&s.failed_ranks),
+            "failed": failed_json,
+            "plan": s.plan,
+            "parts": s.parts,
+            "done": s.done,
+            "running": s.running,
+            "left": s.left,
+            "refused": s.refused.len(),
+            "nodes": s.nodes,
+            "cpu_seconds": s.cpu_seconds,
+            "seconds": s.seconds,
+            "cpu_seconds_left_estimate": s.cpu_seconds_left,
+            "largest_part_left": s.largest_left.map(|(k, _)| k),
+            "largest_part_left_cpu_seconds_estimate": s.largest_left.map(|(_, c)| c),
+            "suggested_time": s.suggested_time,
+            "merge": s.last_merge,
+        })
+    }
+
+    /// What `status` prints, `dir` being the run directory as the user named it.
+    pub fn text(&self, dir: &Path, now: SystemTime) -> String {
+        let s = self;
+        let (parts, done, running, left) = (s.parts, s.done, s.running, s.left);
+        let (nodes, cpu, wall) = (s.nodes, s.cpu_seconds, s.seconds);
+        let mut out = format!(
+            "plan {}\nparts: {parts}; done {done}, running {running}, left {left}\n",
+            s.plan
+        );
+        out.push_str(&format!(
+            "search so far: {nodes} nodes, {cpu:.1} CPU s ({wall:.1} s of part wall time)\n"
+        ));
+        if done == parts {
+            out.push_str(&format!(
+                "left: nothing: `queendom merge {}` gives the answer\n",
+                dir.display()
+            ));
+        } else if let Some(c) = s.cpu_seconds_left {
+            out.push_str(&format!(
+            "left: about {c:.0} CPU s by the estimates (the estimates are rough: single parts can be far off)\n"
+        ));
+        }
+        if let (Some((k, c)), Some(t)) = (s.largest_left, &s.suggested_time) {
+            out.push_str(&format!(
+            "largest part left: part {k} (rank {}), about {c:.0} CPU s; for one CPU a task, --time={t} (twice that, and a minute)\n",
+            s.rank_of[k]
+        ));
+        }
+        if !s.missing.is_empty() {
+            out.push_str(&format!(
+            "missing (no result, no worker): ranks {} (for `sbatch --array=`; `submit.sh {} --missing` submits them), parts {}\n",
+            array_syntax(&s.missing_ranks),
+            dir.display(),
+            array_syntax(&s.missing)
+        ));
+        }
+        out.push_str(&s.failed_text(now));
+        if !s.running_parts.is_empty() {
+            out.push_str(&format!(
+                "running: ranks {}, parts {}\n",
+                array_syntax(&s.running_ranks),
+                array_syntax(&s.running_parts)
+            ));
+            for (k, a) in &s.running_attempts {
+                out.push_str(&format!(
+                    "  part {k} (rank {}): {}\n",
+                    s.rank_of[*k],
+                    a.describe(now)
+                ));
+            }
+        }
+        if let Some(line) = &s.last_merge {
+            out.push_str(&format!("last merge job: {}\n", merge_line_text(line, now)));
+        }
+        if let Some(best) = &s.best {
+            out.push_str(&format!("best so far: {}\n", best.join(", ")));
+        }
+        for (path, why) in &s.refused {
+            out.push_str(&format!("refused: {}: {why}\n", path.display()));
+        }
+        out
+    }
+
+    /// The failed parts, at most 20 of them with their last attempts.
+    fn failed_text(&self, now: SystemTime) -> String {
+        let s = self;
+        let mut out = String::new();
+        if !s.failed.is_empty() {
+            out.push_str(&format!(
+                "failed (of the missing; started, no result): ranks {}, parts {}\n",
+                array_syntax(&s.failed_ranks),
+                array_syntax(&s.failed_parts())
+            ));
+            const SHOWN: usize = 20;
+            for f in s.failed.iter().take(SHOWN) {
+                let (k, n, a) = (f.part, f.attempts, &f.last);
+                let how = if a.event == AttemptEvent::Started {
+                    format!(
+                    "{}, and ended without a word (killed by SIGKILL, out of memory, or its node failed)",
+                    a.describe(now)
+                )
+                } else {
+                    a.describe(now)
+                };
+                let tries = if n > 1 {
+                    format!(" ({n} attempts)")
+                } else {
+                    String::new()
+                };
+                out.push_str(&format!(
+                    "  part {k} (rank {}){tries}: {how}\n",
+                    s.rank_of[k]
+                ));
+            }
+            if s.failed.len() > SHOWN {
+                out.push_str(&format!(
+                    "  … and {} more (status --json lists them all)\n",
+                    s.failed.len() - SHOWN
+                ));
+            }
+        }
+        out
+    }
+}
+
+fn event_name(event: AttemptEvent) -> &'static str {
+    match event {
+        AttemptEvent::Started => "started",
+        AttemptEvent::Finished => "finished",
+        AttemptEvent::Interrupted => "interrupted",
+        AttemptEvent::Failed => "failed",
+    }
+}
+
+/// A line of `merge.log` (`ISO-TIME rest`) with its age.
+fn merge_line_text(line: &str, now: SystemTime) -> String {
+    match line.split_once(' ') {
+        Some((when, rest)) => format!("{}: {rest}", time_text(when, now)),
+        None => line.to_string(),
     }
 }

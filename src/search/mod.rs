@@ -152,6 +152,15 @@ impl Solution {
     }
 }
 
+/// "1 thread", "2 threads": how reports of a search name its threads.
+pub fn threads_text(threads: usize) -> String {
+    if threads == 1 {
+        "1 thread".to_string()
+    } else {
+        format!("{threads} threads")
+    }
+}
+
 /// A lower bound on γ(board) or i(board), proven without search: see `bounds::lower_bound` for
 /// the argument. A start layout of this size is optimal as it stands.
 pub fn lower_bound(board: Board, _problem: Problem) -> usize {

@@ -32,7 +32,7 @@ use crate::board::Board;
 use crate::export::{Export, ExportError, Format, Subject};
 use crate::output::file::{cannot_write, read_start};
 use crate::output::{check_stdout, OutFile, OutputError, Sink, Target};
-use crate::row::Row;
+use crate::row::{Row, RowKind};
 
 /// Why a table cannot be written.
 #[derive(Debug, Error)]
@@ -103,6 +103,24 @@ pub fn choose_format(format: Option<Format>, target: &Target) -> Result<Format, 
         )));
     }
     Ok(format)
+}
+
+/// A whole table's bytes from its rows in the table's order: header, rows, footer. How a
+/// whole-table format is written once complete, and how `merge` writes a table plan's answer.
+pub fn whole_table<'a, R: Row + 'a>(
+    spec: &TableSpec,
+    kind: RowKind,
+    rows: impl IntoIterator<Item = &'a R>,
+) -> Result<Vec<u8>, TableError> {
+    let mut export = spec
+        .format
+        .exporter(kind, spec.subject, &spec.rows, &spec.cols);
+    let mut bytes = export.header()?;
+    for row in rows {
+        bytes.extend(export.row(row)?);
+    }
+    bytes.extend(export.footer()?);
+    Ok(bytes)
 }
 
 /// The table to write: its format, what it is about, its boards in the table's order, and its
@@ -594,13 +612,8 @@ impl<S: Schema> Output<S> {
                     let mut rows: HashMap<Board, &S::Row> =
                         self.kept.iter().map(|k| (k.board(), &k.row)).collect();
                     rows.extend(finished.iter().map(|(row, _)| (row.board(), row)));
-                    let mut export = self.exporter(self.spec.format);
-                    let mut bytes = export.header()?;
-                    for board in &self.spec.boards {
-                        bytes.extend(export.row(rows[board])?);
-                    }
-                    bytes.extend(export.footer()?);
-                    bytes
+                    let in_order = self.spec.boards.iter().map(|board| rows[board]);
+                    whole_table(&self.spec, self.schema.kind(), in_order)?
                 };
                 out.write_whole(&bytes)?;
                 fs::remove_file(journal).map_err(|e| cannot_write(journal, e))?;

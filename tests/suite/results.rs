@@ -141,6 +141,49 @@ fn shipped_tables_hold_every_check() {
     assert!(indep.len() >= 400, "i table: {} rows", indep.len());
 }
 
+/// The b-files `scripts/bfiles.py` writes are named by the OEIS sequences [`Problem`] names (its
+/// `TABLES` list is the script's copy of them), and their square terms are the shipped table's.
+#[test]
+fn bfiles_are_named_as_problem_names_them() {
+    let script = std::fs::read_to_string(Path::new(ROOT).join("scripts/bfiles.py")).unwrap();
+    for problem in Problem::ALL {
+        let (square, triangle) = (problem.square_sequence(), problem.triangle_sequence());
+        let table = format!("{}-1-20.csv", problem.name());
+        let entry = format!("(\"{table}\", \"{square}\", \"{triangle}\")");
+        assert!(script.contains(&entry), "scripts/bfiles.py lacks {entry}");
+        // rows,cols,queens lead every line (shipped_tables_hold_every_check checks the rest).
+        let csv = std::fs::read_to_string(Path::new(ROOT).join("results").join(&table)).unwrap();
+        let values: HashMap<(usize, usize), usize> = csv
+            .lines()
+            .skip(1)
+            .map(|line| {
+                let cells: Vec<usize> = line
+                    .split(',')
+                    .take(3)
+                    .map(|c| c.parse().unwrap())
+                    .collect();
+                ((cells[0], cells[1]), cells[2])
+            })
+            .collect();
+        for sequence in [square, triangle] {
+            let path = Path::new(ROOT).join(format!("results/b{}.txt", &sequence[1..]));
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(
+                text.starts_with(&format!("# {sequence}: ")),
+                "{}",
+                path.display()
+            );
+            if sequence == square {
+                for line in text.lines().skip(1) {
+                    let (n, value) = line.split_once(' ').unwrap();
+                    let n: usize = n.parse().unwrap();
+                    assert_eq!(values[&(n, n)], value.parse::<usize>().unwrap(), "{line}");
+                }
+            }
+        }
+    }
+}
+
 /// Every `results/*.txt`: its file name, the name without `.txt`, and its text.
 fn result_texts() -> Vec<(String, String, String)> {
     let mut texts = Vec::new();
