@@ -106,27 +106,14 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
         .clone()
         .expect("clap requires -o without --split");
     let problem = args.problem.problem();
-    let (board_list, table) = match (&args.board, &args.rows, &args.cols) {
-        (Some(b), None, None) => (vec![b.parse::<Board>().map_err(usage)?], None),
-        (None, Some(r), Some(c)) => (
-            boards(r, c),
-            Some(TableAxes {
-                rows: r.sizes().to_vec(),
-                cols: c.sizes().to_vec(),
-            }),
-        ),
-        (Some(_), _, _) => return Err(usage("give either a board or --rows and --cols, not both")),
-        (None, Some(_), None) => return Err(usage("--rows needs --cols")),
-        (None, None, Some(_)) => return Err(usage("--cols needs --rows")),
-        (None, None, None) => return Err(usage("give a board (e.g. 19x19), or --rows and --cols")),
-    };
+    let (board_list, table) = plan_boards(&args)?;
     if args.count && table.is_some() {
         return Err(usage(
             "count plans take one board; use `queendom table --count` for tables",
         ));
     }
     let starts = args.start.layouts(&board_list, problem)?;
-    refuse_existing(&output)?;
+    RunDir::check_new(&output)?;
     let interrupt = Interrupt::register()?;
     let request = PlanRequest {
         boards: board_list,
@@ -161,6 +148,24 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The boards of `plan`: one board, or a table's (with its axes).
+fn plan_boards(args: &PlanArgs) -> Result<(Vec<Board>, Option<TableAxes>), Failure> {
+    Ok(match (&args.board, &args.rows, &args.cols) {
+        (Some(b), None, None) => (vec![b.parse::<Board>().map_err(usage)?], None),
+        (None, Some(r), Some(c)) => (
+            boards(r, c),
+            Some(TableAxes {
+                rows: r.sizes().to_vec(),
+                cols: c.sizes().to_vec(),
+            }),
+        ),
+        (Some(_), _, _) => return Err(usage("give either a board or --rows and --cols, not both")),
+        (None, Some(_), None) => return Err(usage("--rows needs --cols")),
+        (None, None, Some(_)) => return Err(usage("--cols needs --rows")),
+        (None, None, None) => return Err(usage("give a board (e.g. 19x19), or --rows and --cols")),
+    })
+}
+
 /// `plan RUN --split PARTS`.
 fn split(dir: &Path, parts: &str, threads: &ThreadArgs) -> Result<(), Failure> {
     let pool = threads.pool()?;
@@ -176,42 +181,6 @@ fn split(dir: &Path, parts: &str, threads: &ThreadArgs) -> Result<(), Failure> {
         Err(SplitRunError::Refused(e)) => Err(e.into()),
         Err(SplitRunError::Failed(e)) => Err(Failure::Error(anyhow::anyhow!(e))),
     }
-}
-
-/// A plan is never written over anything: an existing non-empty directory is refused before any
-/// work is done.
-fn refuse_existing(path: &Path) -> Result<(), Failure> {
-    if let Ok(meta) = std::fs::metadata(path) {
-        if !meta.is_dir() {
-            return Err(usage(format!(
-                "{} exists and is not a directory",
-                path.display()
-            )));
-        }
-        let empty = std::fs::read_dir(path)
-            .map_err(|e| usage(format!("cannot read {}: {e}", path.display())))?
-            .next()
-            .is_none();
-        if !empty {
-            return Err(usage(format!(
-                "{} is not empty: a plan goes into a new or empty directory",
-                path.display()
-            )));
-        }
-        return Ok(());
-    }
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    if !parent.is_dir() {
-        return Err(usage(format!(
-            "cannot create {}: directory {} does not exist",
-            path.display(),
-            parent.display()
-        )));
-    }
-    Ok(())
 }
 
 #[derive(clap::Args, Debug)]
@@ -274,35 +243,41 @@ pub fn work(args: WorkArgs) -> Result<(), Failure> {
         ));
     }
     let interrupt = Interrupt::register()?;
-    let pool = args.threads.pool()?;
-    let options = SearchOptions {
-        cancel: Some(interrupt.flag()),
-        ..SearchOptions::for_threads(args.threads.count())
+    let worker = Worker {
+        run: &run,
+        args: &args,
+        pool: &args.threads.pool()?,
+        options: &SearchOptions {
+            cancel: Some(interrupt.flag()),
+            ..SearchOptions::for_threads(args.threads.count())
+        },
+        interrupt: &interrupt,
     };
-    let parts = run.plan.parts();
-    if !args.next {
-        let rank = |r: usize| {
-            let order = run.plan.claim_order();
-            order.get(r).copied().ok_or_else(|| {
-                usage(format!(
-                    "rank {r} does not exist: the plan in {} has ranks 0..{}",
-                    args.run.display(),
-                    parts.saturating_sub(1)
-                ))
-            })
-        };
+    if args.next {
+        worker.next()
+    } else {
+        worker.named()
+    }
+}
+
+/// A worker on a run directory: the part it is told, or the next ones free.
+struct Worker<'a> {
+    run: &'a RunDir,
+    args: &'a WorkArgs,
+    pool: &'a rayon::ThreadPool,
+    options: &'a SearchOptions,
+    interrupt: &'a Interrupt,
+}
+
+impl Worker<'_> {
+    /// `--part K`, `--rank R`, or the rank SLURM_ARRAY_TASK_ID says.
+    fn named(&self) -> Result<(), Failure> {
+        let (run, args) = (self.run, self.args);
         let k = match (args.part, args.rank) {
-            (Some(k), _) => k,
-            (None, Some(r)) => rank(r)?,
-            (None, None) => rank(slurm_task()?)?,
+            (Some(k), _) => run.part_number(k)?,
+            (None, Some(r)) => run.part_at_rank(r)?,
+            (None, None) => run.part_at_rank(slurm_task()?)?,
         };
-        if k >= parts {
-            return Err(usage(format!(
-                "part {k} does not exist: the plan in {} has parts 0..{}",
-                args.run.display(),
-                parts.saturating_sub(1)
-            )));
-        }
         match run.read_result(k) {
             Ok(Some(_)) => {
                 eprintln!("queendom: part {k} is already done");
@@ -311,141 +286,117 @@ pub fn work(args: WorkArgs) -> Result<(), Failure> {
             Ok(None) => {}
             Err(why) => eprintln!("queendom: part {k}: replacing its result file ({why})"),
         }
-        let claim = match run.claim(k)? {
-            Ok(claim) => claim,
+        match run.claim(k)? {
+            Ok(claim) => self.run_claimed(k, claim),
             Err(holder) => {
                 // A second submission beside the first: the part is in hand, not failed.
                 eprintln!(
                     "queendom: part {k} is being run by another worker ({}); skipped, not run twice",
                     holder_text(&holder)
                 );
+                Ok(())
+            }
+        }
+    }
+
+    /// `--next`: claim the largest free part and run it; with `--until-done`, until none is left.
+    fn next(&self) -> Result<(), Failure> {
+        let (run, args) = (self.run, self.args);
+        let order = run.plan.claim_order();
+        let mut from = 0;
+        let mut ran = 0;
+        while let Some((k, claim)) = run.claim_next(&order, &mut from)? {
+            self.run_claimed(k, claim)?;
+            ran += 1;
+            if !args.until_done {
                 return Ok(());
             }
+        }
+        let left = run.nothing_left_text();
+        if args.until_done {
+            eprintln!("queendom: ran {}; {left}", parts_text(ran));
+            return Ok(());
+        }
+        eprintln!("queendom: {left}");
+        Err(Failure::Interrupted(NOTHING_LEFT))
+    }
+
+    /// Run part `k`, which this process has claimed, store its result and report it.
+    fn run_claimed(&self, k: usize, claim: Claim) -> Result<(), Failure> {
+        let (run, args) = (self.run, self.args);
+        run.plan
+            .check_part(k)
+            .map_err(|e| usage(format!("{}: {e}", args.run.display())))?;
+        // Before the search, not after it: a result that cannot be stored is a search wasted.
+        if let Err(e) = run.check_writable() {
+            let why = format!(
+                "cannot store results in {}: {e}; part {k} was not searched",
+                args.run.join("results").display()
+            );
+            let _ = run.record_attempt(k, AttemptEvent::Failed, Some(1), Some(why.clone()));
+            return Err(Failure::Error(anyhow::anyhow!(why)));
+        }
+        if let Err(e) = run.record_attempt(k, AttemptEvent::Started, None, None) {
+            eprintln!("queendom: part {k}: cannot record the attempt ({e}); searching anyway");
+        }
+        let outcome = self.search_claimed(k);
+        let (event, exit, why) = match &outcome {
+            Ok(()) => (AttemptEvent::Finished, 0, None),
+            Err(Failure::Interrupted(code)) => (
+                AttemptEvent::Interrupted,
+                *code,
+                Some(signal_name(*code).to_string()),
+            ),
+            Err(Failure::Usage(e)) => (AttemptEvent::Failed, 2, Some(format!("{e:#}"))),
+            Err(Failure::Error(e)) => (AttemptEvent::Failed, 1, Some(format!("{e:#}"))),
         };
-        return run_claimed(&run, &args, k, claim, &pool, &options, &interrupt);
+        if let Err(e) = run.record_attempt(k, event, Some(exit), why) {
+            eprintln!("queendom: part {k}: cannot record how the attempt ended ({e})");
+        }
+        drop(claim);
+        outcome
     }
-    let order = run.plan.claim_order();
-    let mut from = 0;
-    let mut ran = 0;
-    loop {
-        match run.claim_next(&order, &mut from)? {
-            Some((k, claim)) => {
-                run_claimed(&run, &args, k, claim, &pool, &options, &interrupt)?;
-                ran += 1;
-                if !args.until_done {
-                    return Ok(());
-                }
-            }
-            None => {
-                let done = run.read_results().done();
-                let others = if done == parts {
-                    String::new()
-                } else {
-                    format!(", the other {} being run", parts - done)
-                };
-                let where_ = args.run.display();
-                if args.until_done {
-                    eprintln!(
-                        "queendom: ran {}; no part left to claim in {where_} ({done} of {parts} done{others})",
-                        parts_text(ran)
-                    );
-                    return Ok(());
-                }
+
+    /// Search part `k`, which the caller holds and has recorded as started; store and report it.
+    fn search_claimed(&self, k: usize) -> Result<(), Failure> {
+        let (run, args, pool, interrupt) = (self.run, self.args, self.pool, self.interrupt);
+        let trace = TraceArgs::for_part(args.trace.as_deref(), k).claim(args.force)?;
+        let options = SearchOptions {
+            trace: trace.as_ref().map(|t| t.trace()),
+            ..self.options.clone()
+        };
+        let threads = args.threads.count();
+        let report = match pool.install(|| run.work(k, &options, threads)) {
+            Ok(r) => r,
+            Err(WorkError::Search(SearchError::Cancelled)) => {
                 eprintln!(
-                    "queendom: no part left to claim in {where_} ({done} of {parts} done{others})"
+                    "queendom: interrupted in part {k}; nothing of it was kept, run it again"
                 );
-                return Err(Failure::Interrupted(NOTHING_LEFT));
+                return Err(Failure::Interrupted(interrupt.exit_code()));
             }
-        }
-    }
-}
-
-/// Run part `k`, which this process has claimed, store its result and report it.
-fn run_claimed(
-    run: &RunDir,
-    args: &WorkArgs,
-    k: usize,
-    claim: Claim,
-    pool: &rayon::ThreadPool,
-    options: &SearchOptions,
-    interrupt: &Interrupt,
-) -> Result<(), Failure> {
-    run.plan
-        .check_part(k)
-        .map_err(|e| usage(format!("{}: {e}", args.run.display())))?;
-    // Before the search, not after it: a result that cannot be stored is a search wasted.
-    if let Err(e) = run.check_writable() {
-        let why = format!(
-            "cannot store results in {}: {e}; part {k} was not searched",
-            args.run.join("results").display()
+            Err(WorkError::Search(e)) => return Err(e.into()),
+            Err(WorkError::Io(e)) => {
+                return Err(Failure::Error(anyhow::anyhow!(
+                    "cannot store the result of part {k} in {}: {e}",
+                    args.run.display()
+                )))
+            }
+        };
+        let found = match (&report.found, &report.count) {
+            (Some(f), _) => format!("found a layout of {} queens", f.queens),
+            (None, Some(c)) => format!("{} layouts, {} classes", c.layouts, c.classes),
+            (None, None) => format!("nothing below {} queens", report.bound_queens),
+        };
+        eprintln!(
+            "queendom: part {k} done: {found} ({} nodes, {:.3} s)",
+            report.nodes, report.seconds
         );
-        let _ = run.record_attempt(k, AttemptEvent::Failed, Some(1), Some(why.clone()));
-        return Err(Failure::Error(anyhow::anyhow!(why)));
-    }
-    if let Err(e) = run.record_attempt(k, AttemptEvent::Started, None, None) {
-        eprintln!("queendom: part {k}: cannot record the attempt ({e}); searching anyway");
-    }
-    let outcome = search_claimed(run, args, k, pool, options, interrupt);
-    let (event, exit, why) = match &outcome {
-        Ok(()) => (AttemptEvent::Finished, 0, None),
-        Err(Failure::Interrupted(code)) => (
-            AttemptEvent::Interrupted,
-            *code,
-            Some(signal_name(*code).to_string()),
-        ),
-        Err(Failure::Usage(e)) => (AttemptEvent::Failed, 2, Some(format!("{e:#}"))),
-        Err(Failure::Error(e)) => (AttemptEvent::Failed, 1, Some(format!("{e:#}"))),
-    };
-    if let Err(e) = run.record_attempt(k, event, Some(exit), why) {
-        eprintln!("queendom: part {k}: cannot record how the attempt ended ({e})");
-    }
-    drop(claim);
-    outcome
-}
-
-/// Search part `k`, which the caller holds and has recorded as started; store and report it.
-fn search_claimed(
-    run: &RunDir,
-    args: &WorkArgs,
-    k: usize,
-    pool: &rayon::ThreadPool,
-    options: &SearchOptions,
-    interrupt: &Interrupt,
-) -> Result<(), Failure> {
-    let trace = TraceArgs::for_part(args.trace.as_deref(), k).claim(args.force)?;
-    let options = SearchOptions {
-        trace: trace.as_ref().map(|t| t.trace()),
-        ..options.clone()
-    };
-    let threads = args.threads.count();
-    let report = match pool.install(|| run.work(k, &options, threads)) {
-        Ok(r) => r,
-        Err(WorkError::Search(SearchError::Cancelled)) => {
-            eprintln!("queendom: interrupted in part {k}; nothing of it was kept, run it again");
-            return Err(Failure::Interrupted(interrupt.exit_code()));
+        // The part's result is stored first: a trace that cannot be written loses no work.
+        if let Some(trace) = &trace {
+            trace.write()?;
         }
-        Err(WorkError::Search(e)) => return Err(e.into()),
-        Err(WorkError::Io(e)) => {
-            return Err(Failure::Error(anyhow::anyhow!(
-                "cannot store the result of part {k} in {}: {e}",
-                args.run.display()
-            )))
-        }
-    };
-    let found = match (&report.found, &report.count) {
-        (Some(f), _) => format!("found a layout of {} queens", f.queens),
-        (None, Some(c)) => format!("{} layouts, {} classes", c.layouts, c.classes),
-        (None, None) => format!("nothing below {} queens", report.bound_queens),
-    };
-    eprintln!(
-        "queendom: part {k} done: {found} ({} nodes, {:.3} s)",
-        report.nodes, report.seconds
-    );
-    // The part's result is stored first: a trace that cannot be written loses no work.
-    if let Some(trace) = &trace {
-        trace.write()?;
+        Ok(())
     }
-    Ok(())
 }
 
 /// The signal a work exit code stands for.

@@ -568,6 +568,82 @@ impl RunDir {
         Ok(Some(new.split_text(&run.plan, &chosen, &split, &history)))
     }
 
+    /// A plan is never written over anything: an existing non-empty directory is refused before any
+    /// work is done.
+    pub fn check_new(path: &Path) -> Result<(), RunDirError> {
+        if let Ok(meta) = std::fs::metadata(path) {
+            if !meta.is_dir() {
+                return Err(refused(format!(
+                    "{} exists and is not a directory",
+                    path.display()
+                )));
+            }
+            let empty = std::fs::read_dir(path)
+                .map_err(|e| refused(format!("cannot read {}: {e}", path.display())))?
+                .next()
+                .is_none();
+            if !empty {
+                return Err(refused(format!(
+                    "{} is not empty: a plan goes into a new or empty directory",
+                    path.display()
+                )));
+            }
+            return Ok(());
+        }
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if !parent.is_dir() {
+            return Err(refused(format!(
+                "cannot create {}: directory {} does not exist",
+                path.display(),
+                parent.display()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Part `k`, if the plan has it.
+    pub fn part_number(&self, k: usize) -> Result<usize, RunDirError> {
+        let parts = self.plan.parts();
+        if k >= parts {
+            return Err(refused(format!(
+                "part {k} does not exist: the plan in {} has parts 0..{}",
+                self.path.display(),
+                parts.saturating_sub(1)
+            )));
+        }
+        Ok(k)
+    }
+
+    /// The part at rank `r` of the claim order (rank 0: the largest estimate).
+    pub fn part_at_rank(&self, r: usize) -> Result<usize, RunDirError> {
+        self.plan.claim_order().get(r).copied().ok_or_else(|| {
+            refused(format!(
+                "rank {r} does not exist: the plan in {} has ranks 0..{}",
+                self.path.display(),
+                self.plan.parts().saturating_sub(1)
+            ))
+        })
+    }
+
+    /// What a worker that found no part to claim says: "no part left to claim in RUN (3 of 5
+    /// done, the other 2 being run)".
+    pub fn nothing_left_text(&self) -> String {
+        let parts = self.plan.parts();
+        let done = self.read_results().done();
+        let others = if done == parts {
+            String::new()
+        } else {
+            format!(", the other {} being run", parts - done)
+        };
+        format!(
+            "no part left to claim in {} ({done} of {parts} done{others})",
+            self.path.display()
+        )
+    }
+
     /// The parts `--split PARTS` names, none of which has a result.
     fn parts_to_split(&self, parts: &str) -> Result<Vec<usize>, RunDirError> {
         let results = self.read_results();
