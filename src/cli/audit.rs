@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use queendom::plan::{
-    array_syntax, audit_part, merge, parse_array_syntax, sample_parts, MergeError,
+    array_syntax, audit_part, audit_verdict, merge, parse_array_syntax, sample_parts, MergeError,
 };
 use queendom::search::{SearchError, SearchOptions};
 
@@ -57,26 +57,7 @@ pub struct AuditArgs {
 pub fn run(args: AuditArgs) -> Result<(), Failure> {
     let run = RunDir::open(&args.run)?;
     let total = run.plan.parts();
-    let (chosen, how) = match &args.parts {
-        Some(list) => (
-            parse_array_syntax(list, total)
-                .map_err(|why| usage(format!("--parts '{list}': {why}")))?,
-            "chosen".to_string(),
-        ),
-        None => {
-            let share = parse_share(&args.sample)?;
-            let seed = args.seed.unwrap_or_else(clock_seed);
-            (
-                sample_parts(total, share, seed),
-                format!(
-                    "a {} sample, seed {seed} (again: queendom audit {} --sample {} --seed {seed})",
-                    args.sample,
-                    args.run.display(),
-                    args.sample
-                ),
-            )
-        }
-    };
+    let (chosen, how) = choose(&args, total)?;
     if args.list {
         return print(&format!("{}\n", array_syntax(&chosen)));
     }
@@ -97,64 +78,65 @@ pub fn run(args: AuditArgs) -> Result<(), Failure> {
         cancel: Some(interrupt.flag()),
         ..SearchOptions::for_threads(args.threads.count())
     };
-    let order = run.plan.claim_order();
-    let mut rank_of = vec![0usize; total];
-    for (r, &k) in order.iter().enumerate() {
-        rank_of[k] = r;
-    }
+    let rank_of = run.plan.rank_of();
     print(&format!(
         "audit of {}: {} of {total} parts, {how}\n",
         args.run.display(),
         chosen.len()
     ))?;
     let (mut failed, mut cpu, mut nodes) = (Vec::new(), 0.0f64, 0u64);
-    for &k in &chosen {
+    for (done, &k) in chosen.iter().enumerate() {
         let report = results.reports[k]
             .as_ref()
             .expect("a merged run has them all");
         let before = cpu_seconds();
-        let audit = pool.install(|| audit_part(&run.plan, &merged, report, k, &options));
-        let spent = (cpu_seconds() - before).max(0.0);
-        let audit = match audit {
+        let audit = match pool.install(|| audit_part(&run.plan, &merged, report, k, &options)) {
             Ok(a) => a,
             Err(SearchError::Cancelled) => {
                 eprintln!(
-                    "queendom: audit interrupted at part {k}; {} of {} parts audited",
-                    chosen.iter().position(|&c| c == k).unwrap_or(0),
+                    "queendom: audit interrupted at part {k}; {done} of {} parts audited",
                     chosen.len()
                 );
                 return Err(Failure::Interrupted(interrupt.exit_code()));
             }
             Err(e) => return Err(Failure::Error(e.into())),
         };
+        let spent = (cpu_seconds() - before).max(0.0);
         cpu += spent;
         nodes = nodes.saturating_add(audit.nodes);
-        let (_, board, path) = run.plan.part(k);
-        let verdict = match &audit.failure {
-            None => "holds".to_string(),
-            Some(why) => {
-                failed.push(k);
-                format!("FAILS: {why}")
-            }
-        };
-        print(&format!(
-            "part {k} (rank {}, {board} at {path}): {verdict} ({} nodes, {spent:.3} CPU s)\n",
-            rank_of[k], audit.nodes
-        ))?;
+        if audit.failure.is_some() {
+            failed.push(k);
+        }
+        print(&audit.line(&run.plan, rank_of[k], spent))?;
     }
-    if failed.is_empty() {
-        print(&format!(
-            "every audited claim holds: {} parts, {nodes} nodes, {cpu:.3} CPU s\n",
-            chosen.len()
-        ))
-    } else {
-        Err(Failure::Error(anyhow::anyhow!(
-            "{} of {} audited parts claim what their subtree does not hold: {} (their results are wrong: delete them and run the parts again)",
-            failed.len(),
-            chosen.len(),
-            array_syntax(&failed)
-        )))
+    match audit_verdict(chosen.len(), &failed, nodes, cpu) {
+        Ok(summary) => print(&summary),
+        Err(why) => Err(Failure::Error(anyhow::anyhow!(why))),
     }
+}
+
+/// The parts to audit (`--parts`, or a sample) and how they were chosen, in words.
+fn choose(args: &AuditArgs, total: usize) -> Result<(Vec<usize>, String), Failure> {
+    Ok(match &args.parts {
+        Some(list) => (
+            parse_array_syntax(list, total)
+                .map_err(|why| usage(format!("--parts '{list}': {why}")))?,
+            "chosen".to_string(),
+        ),
+        None => {
+            let share = parse_share(&args.sample)?;
+            let seed = args.seed.unwrap_or_else(clock_seed);
+            (
+                sample_parts(total, share, seed),
+                format!(
+                    "a {} sample, seed {seed} (again: queendom audit {} --sample {} --seed {seed})",
+                    args.sample,
+                    args.run.display(),
+                    args.sample
+                ),
+            )
+        }
+    })
 }
 
 /// `5%` or `0.05`: a share in (0, 1].

@@ -5,7 +5,7 @@
 use crate::board::Layout;
 use crate::search::{Goal, Incumbent, PartResult, Rank, SearchError, SearchOptions};
 
-use super::{LoadedPlan, Merged, PartReport, PlanGoal};
+use super::{array_syntax, LoadedPlan, Merged, PartReport, PlanGoal};
 
 /// What searching one part again showed.
 #[derive(Debug, Clone, PartialEq)]
@@ -14,6 +14,43 @@ pub struct PartAudit {
     pub nodes: u64,
     /// Why the part's result does not hold, if it does not.
     pub failure: Option<String>,
+}
+
+impl PartAudit {
+    /// The audit's line for this part: "part 3 (rank 5, 8x8 at PATH): holds (120 nodes, 0.010
+    /// CPU s)", or FAILS with the reason; `cpu` is what the search of the part cost.
+    pub fn line(&self, plan: &LoadedPlan, rank: usize, cpu: f64) -> String {
+        let (_, board, path) = plan.part(self.part);
+        let verdict = match &self.failure {
+            None => "holds".to_string(),
+            Some(why) => format!("FAILS: {why}"),
+        };
+        format!(
+            "part {} (rank {rank}, {board} at {path}): {verdict} ({} nodes, {cpu:.3} CPU s)\n",
+            self.part, self.nodes
+        )
+    }
+}
+
+/// How an audit of `audited` parts ends: the summary line if every claim held, else the message
+/// naming the parts whose claims failed.
+pub fn audit_verdict(
+    audited: usize,
+    failed: &[usize],
+    nodes: u64,
+    cpu: f64,
+) -> Result<String, String> {
+    if failed.is_empty() {
+        Ok(format!(
+            "every audited claim holds: {audited} parts, {nodes} nodes, {cpu:.3} CPU s\n"
+        ))
+    } else {
+        Err(format!(
+            "{} of {audited} audited parts claim what their subtree does not hold: {} (their results are wrong: delete them and run the parts again)",
+            failed.len(),
+            array_syntax(failed)
+        ))
+    }
 }
 
 /// Search part `k` again and check its result `report` against the merged answer `merged`:

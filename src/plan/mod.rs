@@ -35,7 +35,7 @@ use crate::search::{Incumbent, PartPath, Problem, Rank, SearchSpace};
 pub use attempts::{
     age, last_attempt, slurm_time, time_text, utc_iso, Attempt, AttemptEvent, LastAttempt,
 };
-pub use audit::{audit_part, sample_parts, PartAudit};
+pub use audit::{audit_part, audit_verdict, sample_parts, PartAudit};
 pub use build::{build, PlanRequest, MIN_PART_NODES, PROBES};
 pub use merge::{
     array_syntax, count_contradiction, merge, parse_array_syntax, BoardAnswer, MergeError, Merged,
@@ -291,6 +291,15 @@ impl LoadedPlan {
             eb.total_cmp(&ea).then(a.cmp(&b))
         });
         order
+    }
+
+    /// Every part's rank (its place in [`LoadedPlan::claim_order`]), by part.
+    pub fn rank_of(&self) -> Vec<usize> {
+        let mut rank_of = vec![0; self.parts()];
+        for (r, k) in self.claim_order().into_iter().enumerate() {
+            rank_of[k] = r;
+        }
+        rank_of
     }
 
     /// The ranks (places in [`LoadedPlan::claim_order`], which Slurm array tasks and

@@ -686,10 +686,7 @@ impl RunDir {
         history: &Path,
     ) -> String {
         let new = self;
-        let mut rank_of = vec![0; new.plan.parts()];
-        for (r, k) in new.plan.claim_order().into_iter().enumerate() {
-            rank_of[k] = r;
-        }
+        let rank_of = new.plan.rank_of();
         let mut out = format!("plan {}: {}\n", new.plan.id, parts_text(new.plan.parts()));
         for &k in chosen {
             let pieces = &split.moved[k];

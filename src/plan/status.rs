@@ -90,10 +90,7 @@ impl StatusReport {
                 format!("{board}: {}", inc.queens)
             })
             .collect();
-        let mut rank_of = vec![0; parts];
-        for (r, k) in run.plan.claim_order().into_iter().enumerate() {
-            rank_of[k] = r;
-        }
+        let rank_of = run.plan.rank_of();
         let missing: Vec<usize> = (0..parts)
             .filter(|&k| results.reports[k].is_none() && !claimed[k])
             .collect();
