@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use queendom::picture::{BoardPicture, ContactSheet};
+use queendom::picture::{ClassDrawing, ClassPictures, PictureKind};
 
-use queendom::search::{count, Counted, Problem, SearchOptions};
+use queendom::search::{count, Counted, SearchOptions};
 
-use queendom::{Board, Layout};
+use queendom::Board;
 
 use super::boards::{BoardLoop, Searched};
 use super::output::{check_whole, write_whole_to, Target};
@@ -110,59 +110,12 @@ fn print_count(
     counted: &Counted,
     seconds: f64,
 ) -> Result<(), Failure> {
-    let problem = counted.problem;
-    let mut out = String::new();
+    let threads = args.threads.count();
+    let text = counted.report(board, args.list, args.classes, seconds, threads)?;
     if args.classes {
-        for (layout, size) in &counted.representatives {
-            problem.check(layout, counted.queens)?;
-            out.push_str(&format!(
-                "{}  (class of {size})\n",
-                layout.to_squares_string()
-            ));
-        }
+        draw_classes(args, interrupt, board, counted)?;
     }
-    if args.list {
-        let mut all: Vec<Layout> = counted
-            .representatives
-            .iter()
-            .flat_map(|(layout, _)| layout.class())
-            .collect();
-        all.sort_by(|a, b| a.queens().cmp(b.queens()));
-        if all.len() as u64 != counted.layouts {
-            return Err(Failure::Error(anyhow::anyhow!(
-                "internal error: the classes of {board} hold {} layouts, the count says {}",
-                all.len(),
-                counted.layouts
-            )));
-        }
-        for layout in &all {
-            problem.check(layout, counted.queens)?;
-            out.push_str(&layout.to_squares_string());
-            out.push('\n');
-        }
-    }
-    let symbol = problem.symbol();
-    if args.classes {
-        draw_classes(
-            args,
-            interrupt,
-            board,
-            problem,
-            symbol,
-            &counted.representatives,
-            counted.queens,
-        )?;
-    }
-    let group = board.symmetry_group();
-    out.push_str(&format!(
-        "{symbol}({board}) = {}\nlayouts: {}\nclasses: {} (under {group})\n({} nodes, {seconds:.3} s, {})\n\n",
-        counted.queens,
-        counted.layouts,
-        counted.classes,
-        counted.nodes,
-        super::threads_text(args.threads.count()),
-    ));
-    print(&out)
+    print(&text)
 }
 
 /// Make sure `dir` is a directory pictures can go to, creating it (not its parents) if missing.
@@ -176,30 +129,6 @@ fn picture_dir(dir: &Path) -> Result<(), Failure> {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Svg,
-    Png,
-    Pdf,
-}
-
-impl Kind {
-    fn extension(self) -> &'static str {
-        match self {
-            Kind::Svg => "svg",
-            Kind::Png => "png",
-            Kind::Pdf => "pdf",
-        }
-    }
-}
-
-/// What one file holds: class K's picture, or the contact sheet of them all.
-#[derive(Debug, Clone, Copy)]
-enum Drawing {
-    Class(usize),
-    Sheet,
-}
-
 /// One picture per class (and a contact sheet per SVG or PDF directory), every name checked
 /// before the first is written. A signal stops the drawing between two pictures (every picture
 /// is written whole).
@@ -207,42 +136,28 @@ fn draw_classes(
     args: &CountArgs,
     interrupt: &Interrupt,
     board: Board,
-    problem: Problem,
-    symbol: &str,
-    classes: &[(Layout, usize)],
-    queens: usize,
+    counted: &Counted,
 ) -> Result<(), Failure> {
-    let digits = classes.len().to_string().len();
-    let mut files: Vec<(Target, Kind, Drawing)> = Vec::new();
+    let pictures = ClassPictures {
+        board,
+        problem: counted.problem,
+        classes: &counted.representatives,
+        queens: counted.queens,
+        coverage: args.coverage,
+    };
+    let mut files: Vec<(Target, PictureKind, ClassDrawing)> = Vec::new();
     for (dir, kind) in [
-        (&args.svg, Kind::Svg),
-        (&args.png, Kind::Png),
-        (&args.pdf, Kind::Pdf),
+        (&args.svg, PictureKind::Svg),
+        (&args.png, PictureKind::Png),
+        (&args.pdf, PictureKind::Pdf),
     ] {
         let Some(dir) = dir else { continue };
-        let mut add = |name: String, drawing| -> Result<(), Failure> {
+        for (name, drawing) in pictures.files(kind) {
             let path = Target::File(dir.join(name));
             check_whole(&path, args.force)?;
             files.push((path, kind, drawing));
-            Ok(())
-        };
-        for k in 0..classes.len() {
-            let name = format!(
-                "{board}-{}-class-{:0digits$}.{}",
-                problem.name(),
-                k + 1,
-                kind.extension()
-            );
-            add(name, Drawing::Class(k))?;
-        }
-        if kind != Kind::Png {
-            let name = format!("{board}-{}-classes.{}", problem.name(), kind.extension());
-            add(name, Drawing::Sheet)?;
         }
     }
-    let board_name = format!("{}×{}", board.rows(), board.cols());
-    let layouts: usize = classes.iter().map(|(_, size)| size).sum();
-    let plural = |n: usize| if n == 1 { "" } else { "s" };
     let total = files.len();
     for (written, (path, kind, drawing)) in files.into_iter().enumerate() {
         if interrupt.is_set() {
@@ -253,49 +168,9 @@ fn draw_classes(
             return Err(Failure::Interrupted(interrupt.exit_code()));
         }
         // Every representative was checked by `count` and again before it was printed.
-        let bytes = match drawing {
-            Drawing::Class(k) => {
-                let (layout, size) = &classes[k];
-                let title = format!(
-                    "{symbol}({board_name}) = {queens}: class {} of {}, {size} layout{}",
-                    k + 1,
-                    classes.len(),
-                    plural(*size)
-                );
-                let picture = BoardPicture::new(layout)
-                    .title(title)
-                    .coverage(args.coverage);
-                match kind {
-                    Kind::Svg => Ok(picture.svg().into_bytes()),
-                    Kind::Png => picture.png(),
-                    Kind::Pdf => picture.pdf(),
-                }
-            }
-            Drawing::Sheet => {
-                let title = format!(
-                    "{symbol}({board_name}) = {queens}: {} class{}, {layouts} layout{}",
-                    classes.len(),
-                    if classes.len() == 1 { "" } else { "es" },
-                    plural(layouts)
-                );
-                let captions = classes
-                    .iter()
-                    .enumerate()
-                    .map(|(k, (layout, size))| {
-                        (
-                            layout,
-                            format!("{} · {size} layout{}", k + 1, plural(*size)),
-                        )
-                    })
-                    .collect();
-                let sheet = ContactSheet::new(title, captions);
-                match kind {
-                    Kind::Pdf => sheet.pdf(),
-                    _ => Ok(sheet.svg().into_bytes()),
-                }
-            }
-        }
-        .map_err(|e| Failure::Error(anyhow::Error::new(e)))?;
+        let bytes = pictures
+            .draw(kind, drawing)
+            .map_err(|e| Failure::Error(anyhow::Error::new(e)))?;
         write_whole_to(&path, &bytes, args.force)?;
     }
     Ok(())

@@ -3,6 +3,7 @@
 //! caller's business. PNGs are rendered in pure Rust with a font compiled into the program.
 
 pub mod board;
+pub mod classes;
 pub mod heatmap;
 pub mod palette;
 pub mod pdf;
@@ -14,6 +15,7 @@ pub mod table_file;
 use thiserror::Error;
 
 pub use board::{BoardPicture, ContactSheet};
+pub use classes::{ClassDrawing, ClassPictures, PictureKind};
 pub use heatmap::{known_lower_bound, Heatmap, HeatmapError, Tables, TablesError};
 pub use palette::{Scale, ScaleError};
 pub use pdf::svg_to_pdf;

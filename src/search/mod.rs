@@ -281,6 +281,78 @@ pub struct Counted {
     pub nodes: u64,
 }
 
+/// Why a count's report cannot be printed: a layout fails the independent checker, or the classes
+/// do not hold the counted layouts (neither happens unless the search is wrong).
+#[derive(Debug, Error)]
+pub enum CountReportError {
+    #[error(transparent)]
+    Check(#[from] CheckError),
+    #[error(
+        "internal error: the classes of {board} hold {held} layouts, the count says {counted}"
+    )]
+    Classes {
+        board: Board,
+        held: usize,
+        counted: u64,
+    },
+}
+
+impl Counted {
+    /// What `count` prints for `board`: with `classes`, each class's canonical layout and its
+    /// size; with `list`, every minimum layout (row-major order); then the minimum and the counts.
+    /// Every layout printed passes the independent checker again.
+    pub fn report(
+        &self,
+        board: Board,
+        list: bool,
+        classes: bool,
+        seconds: f64,
+        threads: usize,
+    ) -> Result<String, CountReportError> {
+        let (problem, queens) = (self.problem, self.queens);
+        let mut out = String::new();
+        if classes {
+            for (layout, size) in &self.representatives {
+                problem.check(layout, queens)?;
+                out.push_str(&format!(
+                    "{}  (class of {size})\n",
+                    layout.to_squares_string()
+                ));
+            }
+        }
+        if list {
+            let mut all: Vec<Layout> = self
+                .representatives
+                .iter()
+                .flat_map(|(layout, _)| layout.class())
+                .collect();
+            all.sort_by(|a, b| a.queens().cmp(b.queens()));
+            if all.len() as u64 != self.layouts {
+                return Err(CountReportError::Classes {
+                    board,
+                    held: all.len(),
+                    counted: self.layouts,
+                });
+            }
+            for layout in &all {
+                problem.check(layout, queens)?;
+                out.push_str(&layout.to_squares_string());
+                out.push('\n');
+            }
+        }
+        out.push_str(&format!(
+            "{}({board}) = {queens}\nlayouts: {}\nclasses: {} (under {})\n({} nodes, {seconds:.3} s, {})\n\n",
+            problem.symbol(),
+            self.layouts,
+            self.classes,
+            board.symmetry_group(),
+            self.nodes,
+            threads_text(threads),
+        ));
+        Ok(out)
+    }
+}
+
 /// Count every minimum layout of `board` and their classes under the board's symmetries. The
 /// counts are exact and do not depend on the threads; every representative is checked.
 pub fn count(
