@@ -16,6 +16,7 @@ use crate::row::{LayoutTotals, RowKind, TableRow};
 use crate::search::{count, solve, Problem, SearchError, SearchOptions};
 use crate::trace::{thread_cpu_seconds, ChildSplit, TaskIdentity, TaskKind};
 
+pub mod nqueens;
 pub mod output;
 pub mod resume;
 

@@ -1,18 +1,14 @@
 //! `queendom nqueens SIZES [--list | --board]` and `queendom nqueens --rows A-B --cols C-D`: N-queens
 //! counts as CSV, one row per board written as each finishes, or every placement of a square board.
 
-use std::collections::HashMap;
 use std::io::{self, BufWriter, Write};
-use std::time::Instant;
 
-use anyhow::Context;
 use queendom::export::{Format, Subject};
-use queendom::nqueens::{count_placements_traced, count_rectangular, list_placements, MAX_LIST_N};
-use queendom::row::{NQueensRow, RowKind};
+use queendom::nqueens::{list_placements, MAX_LIST_N};
+use queendom::table::nqueens::{axes, table_boards, NQueensCounter, RecountError, Shape};
 use queendom::table::output::{self, Output, TableSpec};
-use queendom::table::resume::{NQueens, ResumeError};
-use queendom::table::{boards, SizeList};
-use queendom::trace::Trace;
+use queendom::table::resume::NQueens;
+use queendom::table::SizeList;
 use queendom::{Board, Layout, Square};
 
 use super::format_arg::FormatArg;
@@ -80,35 +76,78 @@ pub struct NQueensArgs {
     threads: ThreadArgs,
 }
 
-/// Boards of at most this many squares are counted again when a file is resumed (n = 12 takes a
-/// few milliseconds).
-const RECOUNT_SQUARES: usize = 144;
-
-/// Square tables (`n` and `unique`) or rectangular ones.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shape {
-    Square,
-    Rectangle,
-}
-
-/// The count of one board: (solutions, unique for square boards).
-fn count(
-    board: Board,
-    shape: Shape,
-    parallel: bool,
-    trace: Option<&Trace>,
-) -> Result<(u64, Option<u64>), Failure> {
-    Ok(match shape {
-        Shape::Square => {
-            let c = count_placements_traced(board.rows(), parallel, trace)
-                .with_context(|| format!("n = {}", board.rows()))?;
-            (c.solutions, Some(c.unique))
-        }
-        Shape::Rectangle => (count_rectangular(board, parallel), None),
-    })
-}
-
 pub fn run(args: NQueensArgs) -> Result<(), Failure> {
+    check_args(&args)?;
+    let listing = args.list || args.board;
+    let signals = ExitOnSignal::register()?;
+    let target = Target::parse(args.output.as_deref());
+    if target == Target::Stdout && args.trace.uses_stdout() {
+        return Err(usage(
+            "the counts and --trace - cannot both go to standard output: give -o FILE",
+        ));
+    }
+    let trace_out = args.trace.claim(args.force)?;
+    if let Some(trace) = &trace_out {
+        signals.status().cleanup.extend(trace.lock_files());
+    }
+    let format = choose_format(args.format.map(Into::into), &target, listing)?;
+    let pool = args.threads.pool()?;
+    let threads = args.threads.count();
+    if let (Some(sizes), true) = (&args.sizes, listing) {
+        // One thread runs the sequential twin: no pieces handed around.
+        let parallel = threads > 1;
+        return list_all(
+            sizes, &target, args.force, parallel, args.board, &pool, &signals,
+        );
+    }
+    let (shape, spec) = table_spec(&args, format)?;
+    let kind = shape.kind();
+    let mut out = Output::open(&target, spec, NQueens { kind }, args.force, args.verify)?;
+    say(&mut out);
+    let trace = trace_out.as_ref().map(|t| t.trace());
+    let mut counter = NQueensCounter::new(shape, threads, trace.as_deref());
+    // Kept counts of small boards (all with --verify, or without digests) are counted again.
+    let kept = out.kept();
+    let recounted = match pool.install(|| counter.recount(kept, args.verify)) {
+        Ok(n) => n,
+        Err(RecountError::Count(e)) => return Err(e.into()),
+        Err(RecountError::Differs(e)) => return Err(out.refuse(e).into()),
+    };
+    if !out.kept().is_empty() {
+        eprintln!("queendom: {}", out.resuming(recounted, "counted again"));
+    }
+    out.start()?;
+    say(&mut out);
+    count_all(&mut out, &mut counter, &pool, &signals)?;
+    if let Some(trace) = &trace_out {
+        // Under the status lock: a signal now must not cut the rename.
+        let _status = signals.status();
+        trace.write()?;
+    }
+    // Holding the status lock: a signal now must not cut the rename.
+    let _status = signals.status();
+    out.finish()?;
+    Ok(())
+}
+
+/// The table's shape and boards, in `format` if it takes them.
+fn table_spec(args: &NQueensArgs, format: Format) -> Result<(Shape, TableSpec), Failure> {
+    let (shape, boards) = table_boards(args.sizes.as_ref(), args.rows.as_ref(), args.cols.as_ref())
+        .expect("check_args checked the combinations");
+    format.accepts(&boards).map_err(usage)?;
+    let (rows, cols) = axes(&boards);
+    let spec = TableSpec {
+        format,
+        subject: Subject::NQueens,
+        boards,
+        rows,
+        cols,
+    };
+    Ok((shape, spec))
+}
+
+/// What clap cannot check: which of SIZES and --rows/--cols is given, listing sizes, --trace.
+fn check_args(args: &NQueensArgs) -> Result<(), Failure> {
     match (&args.sizes, &args.rows, &args.cols) {
         (Some(_), None, None) | (None, Some(_), Some(_)) => {}
         (Some(_), _, _) => {
@@ -125,14 +164,12 @@ pub fn run(args: NQueensArgs) -> Result<(), Failure> {
         }
     }
     let listing = args.list || args.board;
-    if let Some(sizes) = &args.sizes {
-        if listing {
-            if let Some(&n) = sizes.sizes().iter().find(|&&n| n > MAX_LIST_N) {
-                return Err(usage(format!(
-                    "cannot list n = {n}: --list and --board accept n up to {MAX_LIST_N} (the \
-                     output grows about sixfold per row); leave them out to count"
-                )));
-            }
+    if let (Some(sizes), true) = (&args.sizes, listing) {
+        if let Some(&n) = sizes.sizes().iter().find(|&&n| n > MAX_LIST_N) {
+            return Err(usage(format!(
+                "cannot list n = {n}: --list and --board accept n up to {MAX_LIST_N} (the \
+                 output grows about sixfold per row); leave them out to count"
+            )));
         }
     }
     if args.trace.is_given() && (listing || args.sizes.is_none()) {
@@ -140,88 +177,17 @@ pub fn run(args: NQueensArgs) -> Result<(), Failure> {
             "--trace is for counts of square boards (SIZES, without --list or --board)",
         ));
     }
-    let signals = ExitOnSignal::register()?;
-    let target = Target::parse(args.output.as_deref());
-    if target == Target::Stdout && args.trace.uses_stdout() {
-        return Err(usage(
-            "the counts and --trace - cannot both go to standard output: give -o FILE",
-        ));
-    }
-    let trace_out = args.trace.claim(args.force)?;
-    if let Some(trace) = &trace_out {
-        signals.status().cleanup.extend(trace.lock_files());
-    }
-    let trace = trace_out.as_ref().map(|t| t.trace());
-    let format = choose_format(args.format.map(Into::into), &target, listing)?;
-    let pool = args.threads.pool()?;
-    let threads = args.threads.count();
-    // One thread runs the sequential twin: no pieces handed around.
-    let parallel = threads > 1;
-    if let (Some(sizes), true) = (&args.sizes, listing) {
-        return list_all(
-            sizes, &target, args.force, parallel, args.board, &pool, &signals,
-        );
-    }
-    let (shape, boards) = match (&args.sizes, &args.rows, &args.cols) {
-        (Some(sizes), _, _) => (
-            Shape::Square,
-            sizes
-                .sizes()
-                .iter()
-                .map(|&n| Board::new(n, n).expect("size lists hold valid sizes"))
-                .collect::<Vec<_>>(),
-        ),
-        (None, Some(rows), Some(cols)) => (Shape::Rectangle, boards(rows, cols)),
-        _ => unreachable!("the combinations were checked above"),
-    };
-    let kind = match shape {
-        Shape::Square => RowKind::NQueens,
-        Shape::Rectangle => RowKind::NQueensRect,
-    };
-    format.accepts(&boards).map_err(usage)?;
-    let (rows, cols) = axes(&boards);
-    let total = boards.len();
-    let spec = TableSpec {
-        format,
-        subject: Subject::NQueens,
-        boards,
-        rows,
-        cols,
-    };
-    let mut out = Output::open(&target, spec, NQueens { kind }, args.force, args.verify)?;
-    say(&mut out);
-    // Kept counts of small boards (all with --verify, or without digests) are counted again.
-    let mut recounted = 0;
-    for kept in out.kept() {
-        let row = &kept.row;
-        if args.verify || !kept.has_digest || row.board.squares() <= RECOUNT_SQUARES {
-            let (solutions, unique) =
-                pool.install(|| count(row.board, shape, parallel, trace.as_deref()))?;
-            if (solutions, unique) != (row.solutions, row.unique) {
-                let unique_text =
-                    |u: Option<u64>| u.map_or(String::new(), |u| format!(" ({u} unique)"));
-                return Err(out
-                    .refuse(ResumeError::Impossible {
-                        line: kept.line,
-                        board: row.board,
-                        what: format!(
-                            "it says {} solutions{}, but there are {solutions}{}",
-                            row.solutions,
-                            unique_text(row.unique),
-                            unique_text(unique)
-                        ),
-                    })
-                    .into());
-            }
-            recounted += 1;
-        }
-    }
-    if !out.kept().is_empty() {
-        eprintln!("queendom: {}", out.resuming(recounted, "counted again"));
-    }
-    out.start()?;
-    say(&mut out);
+    Ok(())
+}
 
+/// Count the boards still to do and write their rows, the interrupt message kept up to date.
+fn count_all(
+    out: &mut Output<NQueens>,
+    counter: &mut NQueensCounter,
+    pool: &rayon::ThreadPool,
+    signals: &ExitOnSignal,
+) -> Result<(), Failure> {
+    let total = out.to_do().len() + out.done();
     let resume_hint = out.where_rows_are();
     {
         let mut status = signals.status();
@@ -233,28 +199,9 @@ pub fn run(args: NQueensArgs) -> Result<(), Failure> {
     }
     let bar = progress::bar(total as u64, "boards");
     bar.set_position(out.done() as u64);
-    // A board and its transpose have the same count: the second is not searched again and shows
-    // 0 seconds.
-    let mut done: HashMap<Board, (u64, Option<u64>)> = HashMap::new();
     for board in out.to_do() {
         bar.set_message(format!("counting {board}"));
-        let start = Instant::now();
-        let key = searched(board);
-        let ((solutions, unique), seconds) = match done.get(&key).copied() {
-            Some(c) => (c, 0.0),
-            None => {
-                let c = pool.install(|| count(key, shape, parallel, trace.as_deref()))?;
-                done.insert(key, c);
-                (c, start.elapsed().as_secs_f64())
-            }
-        };
-        let row = NQueensRow {
-            board,
-            solutions,
-            unique,
-            seconds,
-            threads,
-        };
+        let row = pool.install(|| counter.row(board))?;
         let mut status = signals.status();
         out.write(row)?;
         status.message = format!(
@@ -265,39 +212,7 @@ pub fn run(args: NQueensArgs) -> Result<(), Failure> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    if let Some(trace) = &trace_out {
-        // Under the status lock: a signal now must not cut the rename.
-        let _status = signals.status();
-        trace.write()?;
-    }
-    // Holding the status lock: a signal now must not cut the rename.
-    let _status = signals.status();
-    out.finish()?;
     Ok(())
-}
-
-/// The board a count is made on: a board and its transpose have the same placements.
-fn searched(board: Board) -> Board {
-    if board.rows() <= board.cols() {
-        board
-    } else {
-        board.transposed()
-    }
-}
-
-/// The row and column counts of `boards`, in order of first appearance (the grid's axes).
-fn axes(boards: &[Board]) -> (Vec<usize>, Vec<usize>) {
-    let mut rows: Vec<usize> = Vec::new();
-    let mut cols: Vec<usize> = Vec::new();
-    for b in boards {
-        if !rows.contains(&b.rows()) {
-            rows.push(b.rows());
-        }
-        if !cols.contains(&b.cols()) {
-            cols.push(b.cols());
-        }
-    }
-    (rows, cols)
 }
 
 /// Print what the writer has to say (notes on journals, a dropped half-written line).
