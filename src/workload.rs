@@ -7,6 +7,7 @@
 
 use std::fmt;
 use std::sync::Arc;
+use std::time::Instant;
 
 use crate::board::Board;
 use crate::nqueens::{count_placements_traced, NQueensError};
@@ -220,4 +221,171 @@ pub fn quick() -> Vec<Workload> {
         },
         Workload::CountPlacements { n: 13 },
     ]
+}
+
+/// Why a benchmark stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    #[error(transparent)]
+    Pool(#[from] rayon::ThreadPoolBuildError),
+    #[error(transparent)]
+    Workload(#[from] WorkloadError),
+    /// Two runs did different work: the workloads are not fixed.
+    #[error("the work changed between runs ({first:?} then {then:?}): the workload is not fixed")]
+    Changed { first: Work, then: Work },
+    #[error("{0}")]
+    Csv(String),
+}
+
+/// The workloads run once at one thread count: wall seconds and the work done.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Measurement {
+    pub threads: usize,
+    /// Wall seconds of the whole workload.
+    pub seconds: f64,
+    /// Wall seconds of the domination proofs and of the N-queens counts, within `seconds`.
+    pub search_seconds: f64,
+    pub count_seconds: f64,
+    pub work: Work,
+}
+
+impl Measurement {
+    pub fn nodes_per_second(&self) -> f64 {
+        self.work.nodes as f64 / self.search_seconds
+    }
+
+    pub fn placements_per_second(&self) -> f64 {
+        self.work.placements as f64 / self.count_seconds
+    }
+
+    /// Run `workloads` once on a pool of `threads` threads.
+    pub fn of(
+        workloads: &[Workload],
+        threads: usize,
+        trace: Option<&Arc<Trace>>,
+    ) -> Result<Measurement, BenchError> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()?;
+        let mut m = Measurement {
+            threads,
+            seconds: 0.0,
+            search_seconds: 0.0,
+            count_seconds: 0.0,
+            work: Work::default(),
+        };
+        for w in workloads {
+            let start = Instant::now();
+            let work = pool.install(|| w.run_traced(trace))?;
+            let t = start.elapsed().as_secs_f64();
+            m.seconds += t;
+            match w {
+                Workload::NoLayout { .. } => m.search_seconds += t,
+                Workload::CountPlacements { .. } => m.count_seconds += t,
+            }
+            m.work.nodes += work.nodes;
+            m.work.placements += work.placements;
+        }
+        Ok(m)
+    }
+
+    /// The table line of this measurement, `base` being the wall seconds of the first.
+    pub fn line(&self, base: f64) -> String {
+        format!(
+            "{:>7}  {:>7.3}  {:>7.2}  {:>9.0}%  {:>9.3e}  {:>12.3e}\n",
+            self.threads,
+            self.seconds,
+            base / self.seconds,
+            100.0 * base / self.seconds / self.threads as f64,
+            self.nodes_per_second(),
+            self.placements_per_second(),
+        )
+    }
+}
+
+/// A benchmark: the same work at every thread count, the median of `runs` runs at each.
+pub struct Bench {
+    pub workloads: Vec<Workload>,
+    pub runs: usize,
+    /// The results so far, one per thread count, in the order run.
+    pub results: Vec<Measurement>,
+}
+
+impl Bench {
+    /// Run the workloads `runs` times at `threads` threads (the very first run traced into
+    /// `trace`) and keep the median, checking that every run did the same work. Returns the
+    /// median's table line.
+    pub fn measure(
+        &mut self,
+        threads: usize,
+        trace: Option<&Arc<Trace>>,
+    ) -> Result<String, BenchError> {
+        let mut runs: Vec<Measurement> = Vec::new();
+        for _ in 0..self.runs {
+            let traced = trace.filter(|_| self.results.is_empty() && runs.is_empty());
+            let m = Measurement::of(&self.workloads, threads, traced)?;
+            if let Some(first) = runs.first().or(self.results.first()) {
+                if first.work != m.work {
+                    return Err(BenchError::Changed {
+                        first: first.work,
+                        then: m.work,
+                    });
+                }
+            }
+            runs.push(m);
+        }
+        runs.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
+        let median = runs.swap_remove(runs.len() / 2);
+        let line = median.line(self.results.first().unwrap_or(&median).seconds);
+        self.results.push(median);
+        Ok(line)
+    }
+
+    /// The results as CSV: threads,seconds,speedup,efficiency,nodes,nodes_per_second,placements,
+    /// placements_per_second,cores,workload,cpu_model.
+    pub fn csv(&self, cores: usize, work: &str, model: &str) -> Result<Vec<u8>, BenchError> {
+        let csv_error = |e: csv::Error| BenchError::Csv(e.to_string());
+        let base = self.results.first().map_or(0.0, |m| m.seconds);
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record([
+            "threads",
+            "seconds",
+            "speedup",
+            "efficiency",
+            "nodes",
+            "nodes_per_second",
+            "placements",
+            "placements_per_second",
+            "cores",
+            "workload",
+            "cpu_model",
+        ])
+        .map_err(csv_error)?;
+        for m in &self.results {
+            w.write_record([
+                m.threads.to_string(),
+                format!("{:.6}", m.seconds),
+                format!("{:.4}", base / m.seconds),
+                format!("{:.4}", base / m.seconds / m.threads as f64),
+                m.work.nodes.to_string(),
+                format!("{:.0}", m.nodes_per_second()),
+                m.work.placements.to_string(),
+                format!("{:.0}", m.placements_per_second()),
+                cores.to_string(),
+                work.to_string(),
+                model.to_string(),
+            ])
+            .map_err(csv_error)?;
+        }
+        w.into_inner().map_err(|e| BenchError::Csv(e.to_string()))
+    }
+}
+
+/// 1, 2, 4, … below `max`, then `max` itself.
+pub fn thread_counts(max: usize) -> Vec<usize> {
+    let mut out: Vec<usize> = std::iter::successors(Some(1usize), |t| Some(t * 2))
+        .take_while(|&t| t < max)
+        .collect();
+    out.push(max);
+    out
 }

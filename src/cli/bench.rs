@@ -3,12 +3,7 @@
 //! machine (cores, CPU model) so that results from different machines can be put side by side.
 //! The work is sized to the highest thread count (see [`WorkSize::for_threads`]) unless pinned.
 
-use std::sync::Arc;
-use std::time::Instant;
-
-use queendom::trace::Trace;
-
-use queendom::workload::{Work, WorkSize, Workload, MIN_WALL_SECONDS};
+use queendom::workload::{thread_counts, Bench, WorkSize, Workload, MIN_WALL_SECONDS};
 
 use super::output::{OutFile, Target};
 use super::signals::ExitOnSignal;
@@ -80,66 +75,6 @@ fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown".to_string())
 }
 
-/// One line of the results: the median run at one thread count.
-struct Measurement {
-    threads: usize,
-    /// Wall seconds of the whole workload.
-    seconds: f64,
-    /// Wall seconds of the domination proofs and of the N-queens counts, within `seconds`.
-    search_seconds: f64,
-    count_seconds: f64,
-    work: Work,
-}
-
-impl Measurement {
-    fn nodes_per_second(&self) -> f64 {
-        self.work.nodes as f64 / self.search_seconds
-    }
-
-    fn placements_per_second(&self) -> f64 {
-        self.work.placements as f64 / self.count_seconds
-    }
-}
-
-/// 1, 2, 4, … below `max`, then `max` itself.
-fn thread_counts(max: usize) -> Vec<usize> {
-    let mut out: Vec<usize> = std::iter::successors(Some(1usize), |t| Some(t * 2))
-        .take_while(|&t| t < max)
-        .collect();
-    out.push(max);
-    out
-}
-
-fn run_once(
-    workloads: &[Workload],
-    threads: usize,
-    trace: Option<&Arc<Trace>>,
-) -> Result<Measurement, Failure> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
-    let mut m = Measurement {
-        threads,
-        seconds: 0.0,
-        search_seconds: 0.0,
-        count_seconds: 0.0,
-        work: Work::default(),
-    };
-    for w in workloads {
-        let start = Instant::now();
-        let work = pool.install(|| w.run_traced(trace))?;
-        let t = start.elapsed().as_secs_f64();
-        m.seconds += t;
-        match w {
-            Workload::NoLayout { .. } => m.search_seconds += t,
-            Workload::CountPlacements { .. } => m.count_seconds += t,
-        }
-        m.work.nodes += work.nodes;
-        m.work.placements += work.placements;
-    }
-    Ok(m)
-}
-
 pub fn run(args: BenchArgs) -> Result<(), Failure> {
     // The runs cannot stop in the middle, and nothing is written before they end: a signal ends
     // the process at once, leaving no lock behind.
@@ -147,12 +82,61 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     signals.status().message = "interrupted while benchmarking; nothing was written".into();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let max = args.max_threads.map_or(cores, |n| n as usize);
-    let target = Target::parse(args.output.as_deref());
-    // Claimed (checked and locked) before the runs, written after them: a path that cannot be
-    // written is found before minutes of benchmark, and a failed run leaves no file behind.
-    let out = match &target {
+    let out = claim_output(&args, &signals)?;
+    let trace = args.trace.claim(args.force)?;
+    if let Some(trace) = &trace {
+        signals.status().cleanup.extend(trace.lock_files());
+    }
+    let size = match (args.quick, args.work) {
+        (true, _) => WorkSize::Quick,
+        (false, Some(size)) => size.into(),
+        (false, None) => WorkSize::for_threads(max),
+    };
+    let mut bench = Bench {
+        workloads: size.workloads(),
+        runs: usize::from(args.runs),
+        results: Vec::new(),
+    };
+    let model = cpu_model();
+    let csv_to_stdout = csv_to_stdout_arg(&args);
+    // The text goes to stderr when stdout carries the trace.
+    let say = |text: &str| -> Result<(), Failure> {
+        if args.trace.uses_stdout() {
+            eprint!("{text}");
+            Ok(())
+        } else {
+            print(text)
+        }
+    };
+    if !csv_to_stdout {
+        say(&heading(&args, size, max, cores, &model, &bench.workloads))?;
+    }
+    for threads in thread_counts(max) {
+        let line = bench.measure(threads, trace.as_ref().map(|t| t.trace()).as_ref())?;
+        if !csv_to_stdout {
+            say(&line)?;
+        }
+    }
+    let bytes = bench.csv(cores, size.name(), &model)?;
+    // Held to the end: a signal now must not cut a file's rename.
+    let _status = signals.status();
+    if csv_to_stdout {
+        print(&String::from_utf8_lossy(&bytes))?;
+    } else if let Some(out) = &out {
+        out.write_whole(&bytes)?;
+    }
+    if let Some(trace) = &trace {
+        trace.write()?;
+    }
+    Ok(())
+}
+
+/// Claim (check and lock) `-o FILE` before the runs, to write it after them: a path that cannot
+/// be written is found before minutes of benchmark, and a failed run leaves no file behind.
+fn claim_output(args: &BenchArgs, signals: &ExitOnSignal) -> Result<Option<OutFile>, Failure> {
+    let out = match Target::parse(args.output.as_deref()) {
         Target::File(path) => {
-            let out = OutFile::claim(path)?;
+            let out = OutFile::claim(&path)?;
             if out.exists() && !args.force {
                 return Err(usage(format!(
                     "{} already exists; use --force to replace it",
@@ -167,130 +151,40 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
             None
         }
     };
-    if csv_to_stdout_arg(&args) && args.trace.uses_stdout() {
+    if csv_to_stdout_arg(args) && args.trace.uses_stdout() {
         return Err(usage(
             "-o - and --trace - cannot both go to standard output",
         ));
     }
-    let trace = args.trace.claim(args.force)?;
-    if let Some(trace) = &trace {
-        signals.status().cleanup.extend(trace.lock_files());
-    }
-    let size = match (args.quick, args.work) {
-        (true, _) => WorkSize::Quick,
-        (false, Some(size)) => size.into(),
-        (false, None) => WorkSize::for_threads(max),
-    };
-    let workloads = size.workloads();
-    let model = cpu_model();
-    let csv_to_stdout = csv_to_stdout_arg(&args);
-    // The text goes to stderr when stdout carries the trace.
-    let say = |text: &str| -> Result<(), Failure> {
-        if args.trace.uses_stdout() {
-            eprint!("{text}");
-            Ok(())
-        } else {
-            print(text)
-        }
-    };
-    if !csv_to_stdout {
-        say(&format!(
-            "queendom bench --work {}{}: {} runs per thread count, median wall time\n\
-             machine: {cores} cores, {model}\nwork: {}\n",
-            size.name(),
-            match (args.work, args.quick) {
-                (None, false) =>
-                    format!(" (sized for {max} threads: at least {MIN_WALL_SECONDS} s there)"),
-                _ => String::new(),
-            },
-            args.runs,
-            workloads
-                .iter()
-                .map(|w| w.to_string())
-                .collect::<Vec<_>>()
-                .join("; "),
-        ))?;
-        say("threads  seconds  speedup  efficiency    nodes/s  placements/s\n")?;
-    }
-    let mut results: Vec<Measurement> = Vec::new();
-    for threads in thread_counts(max) {
-        let mut runs = Vec::new();
-        for _ in 0..args.runs {
-            let traced = trace
-                .as_ref()
-                .filter(|_| results.is_empty() && runs.is_empty());
-            let m = run_once(&workloads, threads, traced.map(|t| t.trace()).as_ref())?;
-            if let Some(first) = runs.first().or(results.first()) {
-                let first: &Measurement = first;
-                if first.work != m.work {
-                    return Err(Failure::Error(anyhow::anyhow!(
-                        "the work changed between runs ({:?} then {:?}): the workload is not fixed",
-                        first.work,
-                        m.work
-                    )));
-                }
-            }
-            runs.push(m);
-        }
-        runs.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
-        let m = runs.swap_remove(runs.len() / 2);
-        let base = results.first().map_or(m.seconds, |b| b.seconds);
-        if !csv_to_stdout {
-            say(&format!(
-                "{:>7}  {:>7.3}  {:>7.2}  {:>9.0}%  {:>9.3e}  {:>12.3e}\n",
-                m.threads,
-                m.seconds,
-                base / m.seconds,
-                100.0 * base / m.seconds / m.threads as f64,
-                m.nodes_per_second(),
-                m.placements_per_second(),
-            ))?;
-        }
-        results.push(m);
-    }
-    let base = results[0].seconds;
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record([
-        "threads",
-        "seconds",
-        "speedup",
-        "efficiency",
-        "nodes",
-        "nodes_per_second",
-        "placements",
-        "placements_per_second",
-        "cores",
-        "workload",
-        "cpu_model",
-    ])?;
-    let work = size.name();
-    for m in &results {
-        w.write_record([
-            m.threads.to_string(),
-            format!("{:.6}", m.seconds),
-            format!("{:.4}", base / m.seconds),
-            format!("{:.4}", base / m.seconds / m.threads as f64),
-            m.work.nodes.to_string(),
-            format!("{:.0}", m.nodes_per_second()),
-            m.work.placements.to_string(),
-            format!("{:.0}", m.placements_per_second()),
-            cores.to_string(),
-            work.to_string(),
-            model.clone(),
-        ])?;
-    }
-    let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
-    // Held to the end: a signal now must not cut a file's rename.
-    let _status = signals.status();
-    if csv_to_stdout {
-        print(&String::from_utf8_lossy(&bytes))?;
-    } else if let Some(out) = &out {
-        out.write_whole(&bytes)?;
-    }
-    if let Some(trace) = &trace {
-        trace.write()?;
-    }
-    Ok(())
+    Ok(out)
+}
+
+/// The lines above the table: the work, the machine, and the table's column names.
+fn heading(
+    args: &BenchArgs,
+    size: WorkSize,
+    max: usize,
+    cores: usize,
+    model: &str,
+    workloads: &[Workload],
+) -> String {
+    format!(
+        "queendom bench --work {}{}: {} runs per thread count, median wall time\n\
+         machine: {cores} cores, {model}\nwork: {}\n\
+         threads  seconds  speedup  efficiency    nodes/s  placements/s\n",
+        size.name(),
+        match (args.work, args.quick) {
+            (None, false) =>
+                format!(" (sized for {max} threads: at least {MIN_WALL_SECONDS} s there)"),
+            _ => String::new(),
+        },
+        args.runs,
+        workloads
+            .iter()
+            .map(|w| w.to_string())
+            .collect::<Vec<_>>()
+            .join("; "),
+    )
 }
 
 fn csv_to_stdout_arg(args: &BenchArgs) -> bool {
