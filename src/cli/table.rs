@@ -169,37 +169,20 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
     // uncontrolled.
     let interrupt = Interrupt::register()?;
     let target = Target::parse(args.output.as_deref());
-    let format = choose_format(args.format.map(Format::from), &target)?;
-    let (boards, rows, cols) = match (&args.squares, &args.rows, &args.cols) {
-        (Some(sizes), _, _) => (
-            square_boards(sizes),
-            sizes.sizes().to_vec(),
-            sizes.sizes().to_vec(),
-        ),
-        (None, Some(r), Some(c)) => (boards(r, c), r.sizes().to_vec(), c.sizes().to_vec()),
-        _ => return Err(usage("give --rows and --cols, or --squares")),
-    };
-    format.accepts(&boards).map_err(usage)?;
+    let spec = table_spec(&args, &target)?;
     if target == Target::Stdout && args.trace.uses_stdout() {
         return Err(usage(
             "the table and --trace - cannot both go to standard output: give -o FILE",
         ));
     }
-    let starts = args.start.layouts(&boards, problem)?;
+    let starts = args.start.layouts(&spec.boards, problem)?;
     let trace = args.trace.claim(args.force)?;
     let kind = if args.count {
         RowKind::Count
     } else {
         RowKind::Optimum
     };
-    let total = boards.len();
-    let spec = TableSpec {
-        format,
-        subject: problem.into(),
-        boards,
-        rows,
-        cols,
-    };
+    let total = spec.boards.len();
     let pool = args.threads.pool()?;
     let threads = args.threads.count();
     let options = SearchOptions {
@@ -208,41 +191,10 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
         start: starts,
         ..SearchOptions::for_threads(threads)
     };
-
-    let mut out = Output::open(
-        &target,
-        spec,
-        Queens { kind, problem },
-        args.force,
-        args.verify,
-    )?;
+    let schema = Queens { kind, problem };
+    let mut out = Output::open(&target, spec, schema, args.force, args.verify)?;
     say(&mut out);
-    if !out.kept().is_empty() {
-        let bar = progress::bar(out.kept().len() as u64, "kept rows re-proved");
-        let kept = out.kept();
-        let proved = pool.install(|| {
-            reprove(kept, problem, args.verify, &options, |kept| {
-                bar.set_message(format!("re-proving {}", kept.board()));
-                bar.inc(1);
-            })
-        });
-        bar.finish_and_clear();
-        let proved = match proved {
-            Ok(n) => n,
-            Err(ResumeError::Search {
-                error: SearchError::Cancelled,
-                ..
-            }) => {
-                eprintln!(
-                    "queendom: interrupted while re-proving the rows of {}; nothing was changed",
-                    out.source()
-                );
-                return Err(Failure::Interrupted(interrupt.exit_code()));
-            }
-            Err(e) => return Err(out.refuse(e).into()),
-        };
-        eprintln!("queendom: {}", out.resuming(proved, "re-proved"));
-    }
+    reprove_kept(&out, problem, args.verify, &options, &pool, &interrupt)?;
     out.start()?;
     say(&mut out);
 
@@ -268,44 +220,93 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
         Some(dir) => run.one_after_another(&mut runner, &to_do, dir, &mut out)?,
     }
     bar.finish_and_clear();
+    finish(out, &target, &interrupt)?;
+    match &trace {
+        Some(trace) => trace.write(),
+        None => Ok(()),
+    }
+}
 
-    // Standard output: rows held back for the table's order are finished results too.
-    let held = if out.is_complete() {
-        0
-    } else {
-        out.write_held()?
+/// The table asked for: its boards and axes in the format chosen.
+fn table_spec(args: &TableArgs, target: &Target) -> Result<TableSpec, Failure> {
+    let format = choose_format(args.format.map(Format::from), target)?;
+    let (boards, rows, cols) = match (&args.squares, &args.rows, &args.cols) {
+        (Some(sizes), _, _) => (
+            square_boards(sizes),
+            sizes.sizes().to_vec(),
+            sizes.sizes().to_vec(),
+        ),
+        (None, Some(r), Some(c)) => (boards(r, c), r.sizes().to_vec(), c.sizes().to_vec()),
+        _ => return Err(usage("give --rows and --cols, or --squares")),
     };
+    format.accepts(&boards).map_err(usage)?;
+    Ok(TableSpec {
+        format,
+        subject: args.problem.problem().into(),
+        boards,
+        rows,
+        cols,
+    })
+}
+
+/// Re-prove the rows kept from an earlier run (see [`reprove`]), with a bar.
+fn reprove_kept(
+    out: &TableOutput,
+    problem: Problem,
+    verify: bool,
+    options: &SearchOptions,
+    pool: &rayon::ThreadPool,
+    interrupt: &Interrupt,
+) -> Result<(), Failure> {
+    if out.kept().is_empty() {
+        return Ok(());
+    }
+    let bar = progress::bar(out.kept().len() as u64, "kept rows re-proved");
+    let kept = out.kept();
+    let proved = pool.install(|| {
+        reprove(kept, problem, verify, options, |kept| {
+            bar.set_message(format!("re-proving {}", kept.board()));
+            bar.inc(1);
+        })
+    });
+    bar.finish_and_clear();
+    let proved = match proved {
+        Ok(n) => n,
+        Err(ResumeError::Search {
+            error: SearchError::Cancelled,
+            ..
+        }) => {
+            eprintln!(
+                "queendom: interrupted while re-proving the rows of {}; nothing was changed",
+                out.source()
+            );
+            return Err(Failure::Interrupted(interrupt.exit_code()));
+        }
+        Err(e) => return Err(out.refuse(e).into()),
+    };
+    eprintln!("queendom: {}", out.resuming(proved, "re-proved"));
+    Ok(())
+}
+
+/// Finish the table once its boards are done (saying what was written), or say how far an
+/// interrupted run got.
+fn finish(mut out: TableOutput, target: &Target, interrupt: &Interrupt) -> Result<(), Failure> {
+    // Standard output: rows held back for the table's order are finished results too.
     if !out.is_complete() {
-        let done = out.done();
-        let held = match held {
-            0 => String::new(),
-            1 => "; 1 finished row was waiting for a board before it and is written last, out of \
-                  the table's order"
-                .into(),
-            n => format!(
-                "; {n} finished rows were waiting for boards before them and are written last, \
-                 out of the table's order"
-            ),
-        };
-        eprintln!(
-            "queendom: interrupted after {done} of {total} boards{held}{}",
-            out.where_rows_are()
-        );
+        let held = out.write_held()?;
+        eprintln!("queendom: {}", out.interrupted(held));
         return Err(Failure::Interrupted(interrupt.exit_code()));
     }
-    let kept = out.kept().len();
+    let (total, kept) = (out.total(), out.kept().len());
     out.finish()?;
-    if target != Target::Stdout {
+    if *target != Target::Stdout {
         let boards = if total == 1 { "board" } else { "boards" };
         eprintln!(
             "queendom: wrote {target}: {total} {boards} ({kept} kept, {} computed)",
             total - kept
         );
     }
-    match &trace {
-        Some(trace) => trace.write(),
-        None => Ok(()),
-    }
+    Ok(())
 }
 
 /// Print what the writer has to say (notes on journals, a dropped half-written line).

@@ -556,6 +556,33 @@ impl<S: Schema> Output<S> {
         self.finished.iter().map(|(row, _)| row)
     }
 
+    /// The number of boards of the table.
+    pub fn total(&self) -> usize {
+        self.spec.boards.len()
+    }
+
+    /// What an interrupted run says: how many boards are done, how many finished rows
+    /// ([`write_held`](Self::write_held)) were written last, out of the table's order, and where
+    /// the rows are.
+    pub fn interrupted(&self, held: usize) -> String {
+        let held = match held {
+            0 => String::new(),
+            1 => "; 1 finished row was waiting for a board before it and is written last, out of \
+                  the table's order"
+                .into(),
+            n => format!(
+                "; {n} finished rows were waiting for boards before them and are written last, \
+                 out of the table's order"
+            ),
+        };
+        format!(
+            "interrupted after {} of {} boards{held}{}",
+            self.done(),
+            self.total(),
+            self.where_rows_are()
+        )
+    }
+
     /// What an interrupted run says after "interrupted after N of M boards".
     pub fn where_rows_are(&self) -> String {
         match &self.dest {
