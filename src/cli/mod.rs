@@ -117,8 +117,6 @@ impl ProblemArgs {
     }
 }
 
-pub use queendom::search::threads_text;
-
 /// The cores this process may use (its CPU affinity and quota included).
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -192,44 +190,7 @@ pub fn usage(msg: impl std::fmt::Display) -> Failure {
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            use clap::error::ErrorKind;
-            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
-                || matches!(
-                    e.kind(),
-                    ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-                )
-            {
-                let _ = e.print();
-                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                    2
-                } else {
-                    0
-                };
-            }
-            // One line: clap's first paragraph names the problem (sometimes over two lines); the
-            // usage hint after the blank line is left out, but its "tip:" lines ("a similar
-            // argument exists: '--rows'") are kept, after a semicolon.
-            let text = e.render().to_string();
-            let problem: Vec<&str> = text
-                .lines()
-                .take_while(|l| !l.trim().is_empty())
-                .map(str::trim)
-                .collect();
-            let problem = problem.join(" ");
-            let problem = problem.strip_prefix("error: ").unwrap_or(&problem);
-            let tips: Vec<&str> = text
-                .lines()
-                .map(str::trim)
-                .filter_map(|l| l.strip_prefix("tip: "))
-                .collect();
-            if tips.is_empty() {
-                eprintln!("queendom: {problem}");
-            } else {
-                eprintln!("queendom: {problem}; {}", tips.join("; "));
-            }
-            return 2;
-        }
+        Err(e) => return parse_error(e),
     };
     let outcome = match cli.command {
         Command::Solve(args) => solve::run(args),
@@ -262,6 +223,47 @@ pub fn run() -> i32 {
         }
         Err(Failure::Interrupted(code)) => code,
     }
+}
+
+/// Report a command line clap refused (exit 2), or print the help or version it was asked for
+/// (exit 0; 2 for help shown because a subcommand or argument is missing).
+fn parse_error(e: clap::Error) -> i32 {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+        || matches!(
+            e.kind(),
+            ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        )
+    {
+        let _ = e.print();
+        return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            2
+        } else {
+            0
+        };
+    }
+    // One line: clap's first paragraph names the problem (sometimes over two lines); the usage
+    // hint after the blank line is left out, but its "tip:" lines ("a similar argument exists:
+    // '--rows'") are kept, after a semicolon.
+    let text = e.render().to_string();
+    let problem: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let problem = problem.join(" ");
+    let problem = problem.strip_prefix("error: ").unwrap_or(&problem);
+    let tips: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter_map(|l| l.strip_prefix("tip: "))
+        .collect();
+    if tips.is_empty() {
+        eprintln!("queendom: {problem}");
+    } else {
+        eprintln!("queendom: {problem}; {}", tips.join("; "));
+    }
+    2
 }
 
 /// `queendom completions SHELL`: generated from the same definitions as the parser, so it cannot

@@ -77,27 +77,13 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
         ),
     };
     let report = |board: Board, solution: Solution, seconds: f64| {
-        let symbol = problem.symbol();
-        let report = format!(
-            "{symbol}({board}) = {}\n{}layout: {}\n({} nodes, {seconds:.3} s, {})\n\n",
-            solution.queens(),
-            solution.layout.diagram(),
-            solution.layout.to_squares_string(),
-            solution.nodes,
-            super::threads_text(args.threads.count()),
-        );
+        let report = solution.report(board, seconds, args.threads.count());
         if pictures.uses_stdout() || args.trace.uses_stdout() {
             eprint!("{report}");
         } else {
             print(&report)?;
         }
-        let title = format!(
-            "{symbol}({}×{}) = {}",
-            board.rows(),
-            board.cols(),
-            solution.queens()
-        );
-        pictures.write(&solution.layout, &title)
+        pictures.write(&solution.layout, &solution.title(board))
     };
     board_loop.run(boards, &base, search, report)?;
     if let Some(trace) = &trace {

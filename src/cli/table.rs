@@ -177,11 +177,7 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
     }
     let starts = args.start.layouts(&spec.boards, problem)?;
     let trace = args.trace.claim(args.force)?;
-    let kind = if args.count {
-        RowKind::Count
-    } else {
-        RowKind::Optimum
-    };
+    let kind = args.kind();
     let total = spec.boards.len();
     let pool = args.threads.pool()?;
     let threads = args.threads.count();
@@ -224,6 +220,17 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
     match &trace {
         Some(trace) => trace.write(),
         None => Ok(()),
+    }
+}
+
+impl TableArgs {
+    /// The rows' kind: with the counts (`--count`) or not.
+    fn kind(&self) -> RowKind {
+        if self.count {
+            RowKind::Count
+        } else {
+            RowKind::Optimum
+        }
     }
 }
 

@@ -150,6 +150,31 @@ impl Solution {
     pub fn queens(&self) -> usize {
         self.layout.len()
     }
+
+    /// What `solve` prints for `board`: the number, the layout as a diagram and as squares, and
+    /// how the search went (`seconds` of wall time on `threads` threads).
+    pub fn report(&self, board: Board, seconds: f64, threads: usize) -> String {
+        format!(
+            "{}({board}) = {}\n{}layout: {}\n({} nodes, {seconds:.3} s, {})\n\n",
+            self.problem.symbol(),
+            self.queens(),
+            self.layout.diagram(),
+            self.layout.to_squares_string(),
+            self.nodes,
+            threads_text(threads),
+        )
+    }
+
+    /// The title of the picture of the solution for `board`: `γ(8×8) = 5`.
+    pub fn title(&self, board: Board) -> String {
+        format!(
+            "{}({}×{}) = {}",
+            self.problem.symbol(),
+            board.rows(),
+            board.cols(),
+            self.queens()
+        )
+    }
 }
 
 /// "1 thread", "2 threads": how reports of a search name its threads.
