@@ -389,3 +389,16 @@ pub fn thread_counts(max: usize) -> Vec<usize> {
     out.push(max);
     out
 }
+
+#[cfg(test)]
+mod bench_tests {
+    use super::*;
+
+    #[test]
+    fn thread_counts_double_up_to_the_highest() {
+        assert_eq!(thread_counts(1), vec![1]);
+        assert_eq!(thread_counts(2), vec![1, 2]);
+        assert_eq!(thread_counts(6), vec![1, 2, 4, 6]);
+        assert_eq!(thread_counts(8), vec![1, 2, 4, 8]);
+    }
+}

@@ -186,6 +186,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_verdict_names_the_failed_parts() {
+        assert_eq!(
+            audit_verdict(3, &[], 120, 0.5),
+            Ok("every audited claim holds: 3 parts, 120 nodes, 0.500 CPU s\n".to_string())
+        );
+        let failed = audit_verdict(5, &[1, 2, 4], 0, 0.0).unwrap_err();
+        assert!(failed
+            .starts_with("3 of 5 audited parts claim what their subtree does not hold: 1-2,4"));
+    }
+
+    #[test]
     fn a_sample_is_reproducible_and_of_the_asked_size() {
         assert_eq!(sample_parts(100, 0.05, 7), sample_parts(100, 0.05, 7));
         assert_ne!(sample_parts(100, 0.05, 7), sample_parts(100, 0.05, 8));

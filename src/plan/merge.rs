@@ -465,3 +465,29 @@ fn certify(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn part_lists_read_back_as_array_syntax_writes_them() {
+        let parts = vec![0, 3, 4, 5, 9, 17, 18];
+        assert_eq!(array_syntax(&parts), "0,3-5,9,17-18");
+        assert_eq!(parse_array_syntax(&array_syntax(&parts), 20), Ok(parts));
+        assert_eq!(parse_array_syntax("5, 1-2,2", 6), Ok(vec![1, 2, 5]));
+        assert_eq!(
+            parse_array_syntax("0-2,x", 3),
+            Err("'x' is not a part number".to_string())
+        );
+        assert_eq!(
+            parse_array_syntax("4-3", 9),
+            Err("the range 4-3 is empty".to_string())
+        );
+        // The first item past the plan is named, before a later item that does not read.
+        assert_eq!(
+            parse_array_syntax("0-2,x", 2),
+            Err("part 2 does not exist: the plan has parts 0..1".to_string())
+        );
+    }
+}

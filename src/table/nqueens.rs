@@ -179,3 +179,54 @@ fn searched(board: Board) -> Board {
         board.transposed()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::SizeList;
+
+    #[test]
+    fn a_board_and_its_transpose_are_counted_once() {
+        let mut counter = NQueensCounter::new(Shape::Rectangle, 1, None);
+        let wide = counter.row(Board::new(4, 6).unwrap()).unwrap();
+        let tall = counter.row(Board::new(6, 4).unwrap()).unwrap();
+        assert_eq!(
+            (wide.solutions, tall.solutions),
+            (wide.solutions, wide.solutions)
+        );
+        assert_eq!(tall.seconds, 0.0);
+        let mut squares = NQueensCounter::new(Shape::Square, 1, None);
+        let eight = squares.row(Board::new(8, 8).unwrap()).unwrap();
+        assert_eq!((eight.solutions, eight.unique), (92, Some(12)));
+    }
+
+    #[test]
+    fn a_kept_row_with_wrong_counts_is_refused() {
+        let counter = NQueensCounter::new(Shape::Square, 1, None);
+        let row = |solutions| KeptRow {
+            line: 2,
+            row: NQueensRow {
+                board: Board::new(6, 6).unwrap(),
+                solutions,
+                unique: Some(1),
+                seconds: 0.0,
+                threads: 1,
+            },
+            bytes: Vec::new(),
+            has_digest: true,
+        };
+        assert_eq!(counter.recount(&[row(4)], false).unwrap(), 1);
+        assert!(matches!(
+            counter.recount(&[row(5)], false),
+            Err(RecountError::Differs(_))
+        ));
+    }
+
+    #[test]
+    fn axes_list_sizes_in_order_of_first_appearance() {
+        let rows: SizeList = "3,1".parse().unwrap();
+        let cols: SizeList = "2,5".parse().unwrap();
+        let (_, boards) = table_boards(None, Some(&rows), Some(&cols)).unwrap();
+        assert_eq!(axes(&boards), (vec![3, 1], vec![2, 5]));
+    }
+}
