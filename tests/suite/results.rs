@@ -137,7 +137,7 @@ fn shipped_tables_hold_every_check() {
         }
     }
     // The tables grow as the runs of results/README.md finish; they never shrink.
-    assert!(gamma.len() >= 379, "γ table: {} rows", gamma.len());
+    assert!(gamma.len() >= 400, "γ table: {} rows", gamma.len());
     assert!(indep.len() >= 400, "i table: {} rows", indep.len());
 }
 
