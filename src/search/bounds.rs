@@ -37,6 +37,72 @@ pub fn lower_bound(board: Board) -> usize {
     n.min(m).min((n + m - 2).div_ceil(4)).max(1)
 }
 
+/// The rows and columns that `k` queens dominating an N×M board may share, when k + 2 ≤ min(N, M):
+/// the *collisions* (k less the number of distinct rows the queens stand on, plus k less the number
+/// of distinct columns) are at most 4k + 2 − N − M. `None` when the argument does not apply.
+///
+/// Proof. Spencer's argument (see [`lower_bound`]) with the collisions kept. Let ρ and κ be the
+/// numbers of rows and columns holding a queen, so c = (k − ρ) + (k − κ). At least N − ρ ≥ 2 rows
+/// and M − κ ≥ 2 columns are empty (ρ, κ ≤ k ≤ min(N, M) − 2), so a < b and c < d in that proof,
+/// and its border set S has at least 2(N − ρ) + 2(M − κ) − 4 squares, each covered along a
+/// diagonal only, at most four per queen: 4k ≥ 2(N + M − 2k + c) − 4, i.e. c ≤ 4k + 2 − N − M.
+///
+/// The budget grows with k, so the budget of the search's limit holds for every layout within it;
+/// and a queen added never lowers the collisions, so a partial layout over the budget has no
+/// completion. On the square boards whose optimum is one above the bound it is tight: refuting 11
+/// queens on Q_23 or 12 on Q_25 the budget is 0 (every queen on its own row and column), 2 for
+/// n/2 queens on even boards.
+pub fn collision_budget(board: Board, limit: usize) -> Option<i64> {
+    let (n, m) = (board.rows(), board.cols());
+    (limit + 2 <= n.min(m)).then(|| 4 * limit as i64 + 2 - n as i64 - m as i64)
+}
+
+/// Weakley's colour rule for n/2 queens on an even square board ("Queen domination of even square
+/// boards", Electron. J. Combin. 29(2) (2022) P2.50): colour a square by the parity of row +
+/// column. If a dominating set D of Q_n, n even, has n/2 queens, then either both colours occur
+/// and their counts differ by at most 2, or D is *monochromatic*; a monochromatic D needs
+/// n ∈ {4, 12} when n ≡ 0 (mod 4), and odd d, e ≤ k = n/2 with d² + (k − 1)e² = k(k² + 2)/3 when
+/// n ≡ 2 (mod 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HalfColours {
+    /// The most queens of one colour a layout with both colours may hold: (k + 2)/2.
+    pub most_of_one: usize,
+    /// Whether the theorem allows a monochromatic layout on this board.
+    pub monochromatic: bool,
+}
+
+impl HalfColours {
+    /// Whether a partial layout with these many queens of each colour has no completion within
+    /// the rule: one colour past `most_of_one`, and the layout bichromatic already or bound to be.
+    pub fn exceeded(self, odd: usize, even: usize) -> bool {
+        odd.max(even) > self.most_of_one && (odd.min(even) > 0 || !self.monochromatic)
+    }
+}
+
+/// The colour rule for a search of layouts of at most `limit` queens: `Some` when the board is
+/// square and even and `limit` is n/2 (fewer queens than n/2 never dominate it, by Spencer's
+/// bound, so every layout within the limit has exactly n/2).
+pub fn half_colours(board: Board, limit: usize) -> Option<HalfColours> {
+    let n = board.rows();
+    if !board.is_square() || !n.is_multiple_of(2) || limit != n / 2 {
+        return None;
+    }
+    let k = limit;
+    let monochromatic = if n.is_multiple_of(4) {
+        n == 4 || n == 12
+    } else {
+        let target = k * (k * k + 2) / 3;
+        (1..=k).step_by(2).any(|e| {
+            let rest = target.checked_sub((k - 1) * e * e);
+            rest.is_some_and(|r| (1..=k).step_by(2).any(|d| d * d == r))
+        })
+    };
+    Some(HalfColours {
+        most_of_one: (k + 2) / 2,
+        monochromatic,
+    })
+}
+
 /// The cheap half of the line-forcing bound, for all four families: a line with more than
 /// 3·`remaining` uncovered squares must receive a queen of its own, since a queen off a line covers
 /// at most three of its squares (where its three other lines cross it), and each queen lies on one
@@ -519,6 +585,183 @@ mod tests {
             constrained > 500,
             "only {constrained} forced given other lines"
         );
+    }
+
+    /// The cover of each square of a small board, as bits of a u128 (row-major).
+    fn covers(board: Board) -> Vec<u128> {
+        let (n, m) = (board.rows() as i64, board.cols() as i64);
+        let mut out = Vec::new();
+        for r in 0..n {
+            for c in 0..m {
+                let mut bits = 0u128;
+                for r2 in 0..n {
+                    for c2 in 0..m {
+                        if r == r2 || c == c2 || r - c == r2 - c2 || r + c == r2 + c2 {
+                            bits |= 1 << (r2 * m + c2);
+                        }
+                    }
+                }
+                out.push(bits);
+            }
+        }
+        out
+    }
+
+    /// The dominating sets of at most `k` queens reached by branching on the first uncovered
+    /// square, each candidate forbidden once tried: among them every dominating set of exactly
+    /// γ queens (no subset of one dominates). Plain recursion over u128 masks, independent of
+    /// the search.
+    fn dominating_sets(board: Board, k: usize, found: &mut dyn FnMut(&[usize])) {
+        fn go(
+            cover: &[u128],
+            full: u128,
+            covered: u128,
+            forbidden: u128,
+            queens: &mut Vec<usize>,
+            k: usize,
+            found: &mut dyn FnMut(&[usize]),
+        ) {
+            if covered == full {
+                found(queens);
+                return;
+            }
+            if queens.len() == k {
+                return;
+            }
+            let u = (!covered & full).trailing_zeros() as usize;
+            let mut forbidden = forbidden;
+            for q in 0..cover.len() {
+                if cover[u] >> q & 1 == 0 || forbidden >> q & 1 == 1 {
+                    continue;
+                }
+                queens.push(q);
+                go(cover, full, covered | cover[q], forbidden, queens, k, found);
+                queens.pop();
+                forbidden |= 1 << q;
+            }
+        }
+        let cover = covers(board);
+        let full = if board.squares() == 128 {
+            u128::MAX
+        } else {
+            (1u128 << board.squares()) - 1
+        };
+        go(&cover, full, 0, 0, &mut Vec::new(), k, found);
+    }
+
+    /// Every subset of at most `k` squares that dominates the board, by plain enumeration.
+    fn every_dominating_subset(board: Board, k: usize, found: &mut dyn FnMut(&[usize])) {
+        fn go(
+            cover: &[u128],
+            full: u128,
+            from: usize,
+            covered: u128,
+            queens: &mut Vec<usize>,
+            k: usize,
+            found: &mut dyn FnMut(&[usize]),
+        ) {
+            if covered == full {
+                found(queens);
+            }
+            if queens.len() == k {
+                return;
+            }
+            for q in from..cover.len() {
+                queens.push(q);
+                go(cover, full, q + 1, covered | cover[q], queens, k, found);
+                queens.pop();
+            }
+        }
+        let cover = covers(board);
+        let full = (1u128 << board.squares()) - 1;
+        go(&cover, full, 0, 0, &mut Vec::new(), k, found);
+    }
+
+    #[test]
+    fn every_small_layout_keeps_its_collision_budget() {
+        let (mut layouts, mut sharp) = (0, 0);
+        for (rows, cols) in [
+            (4, 4),
+            (5, 5),
+            (6, 6),
+            (7, 7),
+            (4, 7),
+            (5, 8),
+            (5, 11),
+            (6, 9),
+            (7, 9),
+        ] {
+            let board = Board::new(rows, cols).unwrap();
+            let most = rows.min(cols) - 2;
+            every_dominating_subset(board, most, &mut |queens| {
+                let k = queens.len();
+                let budget = collision_budget(board, k).expect("k + 2 <= min side");
+                let distinct = |f: &dyn Fn(usize) -> usize| {
+                    let mut seen: Vec<usize> = queens.iter().map(|&q| f(q)).collect();
+                    seen.sort_unstable();
+                    seen.dedup();
+                    seen.len()
+                };
+                let collisions = (k - distinct(&|q| q / cols)) + (k - distinct(&|q| q % cols));
+                assert!(
+                    collisions as i64 <= budget,
+                    "{board}: {queens:?} has {collisions} collisions, budget {budget}"
+                );
+                layouts += 1;
+                sharp += (collisions as i64 == budget) as usize;
+            });
+            // Beyond min − 2 queens the argument needs two empty rows and columns it may lack.
+            assert_eq!(collision_budget(board, most + 1), None);
+        }
+        // The cases must reach the bound, or an off-by-one in it would pass.
+        assert!(layouts > 10_000, "only {layouts} layouts");
+        assert!(sharp > 0, "no layout meets its budget");
+    }
+
+    #[test]
+    fn half_colour_rules_of_the_even_boards() {
+        let rule = |n, k| half_colours(Board::new(n, n).unwrap(), k);
+        let monochromatic: Vec<usize> = (2..=32)
+            .step_by(2)
+            .filter(|&n| rule(n, n / 2).unwrap().monochromatic)
+            .collect();
+        // n ≡ 0 (mod 4): 4 and 12 only; n ≡ 2: where the equation has a solution (6: d = 3,
+        // e = 1; 10: 3, 3; 18: 7, 5; 30: 27, 1 for k = 15).
+        assert_eq!(monochromatic, [2, 4, 6, 10, 12, 18, 30]);
+        assert_eq!(rule(26, 13).unwrap().most_of_one, 7);
+        assert_eq!(rule(20, 10).unwrap().most_of_one, 6);
+        assert_eq!(rule(26, 14), None);
+        assert_eq!(rule(25, 12), None);
+        assert_eq!(half_colours(Board::new(10, 12).unwrap(), 5), None);
+        let rule = rule(26, 13).unwrap();
+        assert!(!rule.exceeded(7, 6));
+        assert!(rule.exceeded(8, 0));
+        assert!(rule.exceeded(1, 8));
+    }
+
+    #[test]
+    fn every_half_layout_keeps_the_colour_rule() {
+        let mut kinds = [0usize; 2];
+        for n in [4, 6, 10] {
+            let board = Board::new(n, n).unwrap();
+            let rule = half_colours(board, n / 2).unwrap();
+            dominating_sets(board, n / 2, &mut |queens| {
+                let odd = queens.iter().filter(|&&q| (q / n + q % n) % 2 == 1).count();
+                let even = queens.len() - odd;
+                assert!(!rule.exceeded(odd, even), "{board}: {queens:?}");
+                // Every completion of a part of the layout keeps it too.
+                for i in 0..queens.len() {
+                    let odd = queens[..i]
+                        .iter()
+                        .filter(|&&q| (q / n + q % n) % 2 == 1)
+                        .count();
+                    assert!(!rule.exceeded(odd, i - odd), "{board}: {queens:?} to {i}");
+                }
+                kinds[(odd.min(even) == 0) as usize] += 1;
+            });
+        }
+        // Both kinds occur (Q_4 and Q_6 have monochromatic layouts, Q_4 bichromatic ones).
+        assert!(kinds[0] > 0 && kinds[1] > 0, "{kinds:?}");
     }
 
     #[test]

@@ -9,10 +9,10 @@
 use std::cell::RefCell;
 use std::sync::atomic::Ordering::Relaxed;
 
-use crate::board::{Bits, Geometry, LINE_FAMILY_OFFSET, LINE_SLOTS, MAX_SIDE};
+use crate::board::{Bits, Board, Geometry, LINE_FAMILY_OFFSET, LINE_SLOTS, MAX_SIDE};
 use crate::problem::Problem;
 
-use super::bounds::{self, FamilyMasks};
+use super::bounds::{self, FamilyMasks, HalfColours};
 use super::count::{Recorder, Tally};
 use super::shared::{Key, Shared};
 
@@ -108,6 +108,87 @@ pub(crate) struct Searcher<'a, const W: usize> {
     /// `strong[t]`: the squares whose coverage in `cov` is at least t, as of `strong_generation[t]`.
     strong: [Bits<W>; MAX_CANDIDATES + 1],
     strong_generation: [u64; MAX_CANDIDATES + 1],
+    /// The rows, columns and colours of the queens placed, for the structural rules (see
+    /// `Rules`).
+    held: Held,
+    rules: Rules<W>,
+}
+
+/// The rows and columns holding a queen, the collisions (queens less distinct rows, plus queens
+/// less distinct columns) and the queens on odd squares (row + column odd) of a partial layout.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Held {
+    rows: u32,
+    cols: u32,
+    collisions: u32,
+    odd: u32,
+}
+
+/// The structural rules of `bounds` for one board: the collision budget
+/// (`bounds::collision_budget`) and the colour rule (`bounds::half_colours`), which holds at
+/// `limit == colour_limit` only.
+struct Rules<const W: usize> {
+    board: Board,
+    colours: Option<HalfColours>,
+    colour_limit: usize,
+    odd_squares: Bits<W>,
+}
+
+impl<const W: usize> Rules<W> {
+    fn new(geo: &Geometry<W>) -> Rules<W> {
+        let board = geo.board;
+        let (rows, cols) = (board.rows(), board.cols());
+        let colour_limit = rows / 2;
+        let mut odd_squares = Bits::EMPTY;
+        for s in 0..board.squares() {
+            if (s / cols + s % cols) % 2 == 1 {
+                odd_squares.set(s);
+            }
+        }
+        Rules {
+            board,
+            colours: bounds::half_colours(board, colour_limit),
+            colour_limit,
+            odd_squares,
+        }
+    }
+
+    /// How many more collisions a layout within `limit` may have beside `held`'s (negative: it is
+    /// over already); `None` when the budget does not apply.
+    #[inline(always)]
+    fn collision_slack(&self, held: &Held, limit: usize) -> Option<i64> {
+        bounds::collision_budget(self.board, limit).map(|budget| budget - held.collisions as i64)
+    }
+
+    #[inline(always)]
+    fn colours(&self, limit: usize) -> Option<HalfColours> {
+        self.colours.filter(|_| limit == self.colour_limit)
+    }
+
+    /// Whether the queens of `held` (`depth` of them) already break a rule for layouts of at
+    /// most `limit` queens.
+    #[inline(always)]
+    fn broken(&self, held: &Held, depth: usize, limit: usize) -> bool {
+        self.collision_slack(held, limit).is_some_and(|s| s < 0)
+            || self
+                .colours(limit)
+                .is_some_and(|c| c.exceeded(held.odd as usize, depth - held.odd as usize))
+    }
+}
+
+impl Held {
+    /// `self` with a queen added on square `v`.
+    #[inline(always)]
+    fn with<const W: usize>(self, geo: &Geometry<W>, v: usize) -> Held {
+        let [r, c, _, _] = geo.lines[v];
+        let (r, c) = (r as u32, c as u32 - LINE_FAMILY_OFFSET[1] as u32);
+        Held {
+            rows: self.rows | 1 << r,
+            cols: self.cols | 1 << c,
+            collisions: self.collisions + (self.rows >> r & 1) + (self.cols >> c & 1),
+            odd: self.odd + (r + c) % 2,
+        }
+    }
 }
 
 impl<'a, const W: usize> Searcher<'a, W> {
@@ -160,6 +241,8 @@ impl<'a, const W: usize> Searcher<'a, W> {
             cov_generation: 1,
             strong: [Bits::EMPTY; MAX_CANDIDATES + 1],
             strong_generation: [0; MAX_CANDIDATES + 1],
+            held: Held::default(),
+            rules: Rules::new(geo),
         }
     }
 
@@ -167,7 +250,64 @@ impl<'a, const W: usize> Searcher<'a, W> {
     pub fn enter(&mut self, queens: &[u16], node: &Node<W>) {
         self.queens[..queens.len()].copy_from_slice(queens);
         self.depth = queens.len();
+        self.held = queens
+            .iter()
+            .fold(Held::default(), |h, &q| h.with(self.geo, q as usize));
         count_lines(self.geo, &node.forbidden, &mut self.line_forbidden);
+    }
+
+    /// Whether the queens placed break a structural rule (`Rules`) for the current limit.
+    #[inline(always)]
+    fn rules_broken(&self, limit: usize) -> bool {
+        self.rules.broken(&self.held, self.depth, limit)
+    }
+
+    /// Whether the child placing `v` breaks a structural rule for layouts within `limit`.
+    #[inline(always)]
+    fn child_breaks_rules(&self, v: usize, limit: usize) -> bool {
+        self.rules
+            .broken(&self.held.with(self.geo, v), self.depth + 1, limit)
+    }
+
+    /// The squares a further queen may not take by the structural rules, beside the queens of
+    /// `held` (`depth` of them); `None` when none is barred.
+    fn barred_squares(&self, held: &Held, depth: usize, limit: usize) -> Option<Bits<W>> {
+        let geo = self.geo;
+        let mut barred = None::<Bits<W>>;
+        let mut bar = |set: Bits<W>| {
+            barred = Some(barred.map_or(set, |b| b.or(&set)));
+        };
+        match self.rules.collision_slack(held, limit) {
+            Some(slack) if slack < 0 => return Some(geo.full),
+            Some(slack) if slack < 2 => {
+                let cols = geo.board.cols();
+                let row_mask = u64::MAX >> (64 - cols);
+                let (mut in_rows, mut in_cols) = (Bits::EMPTY, Bits::EMPTY);
+                for r in ones32(held.rows) {
+                    in_rows.insert(r * cols, row_mask);
+                }
+                for c in ones32(held.cols) {
+                    in_cols = in_cols.or(&geo.line_squares[LINE_FAMILY_OFFSET[1] + c]);
+                }
+                // One collision left: a queen may share its row or its column, not both.
+                bar(if slack == 0 {
+                    in_rows.or(&in_cols)
+                } else {
+                    in_rows.and(&in_cols)
+                });
+            }
+            _ => {}
+        }
+        if let Some(colours) = self.rules.colours(limit) {
+            let (odd, even) = (held.odd as usize, depth - held.odd as usize);
+            if colours.exceeded(odd + 1, even) {
+                bar(self.rules.odd_squares);
+            }
+            if colours.exceeded(odd, even + 1) {
+                bar(geo.full.minus(&self.rules.odd_squares));
+            }
+        }
+        barred
     }
 
     /// Most queens a layout found here may have to still be worth reporting.
@@ -295,7 +435,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
             return Expansion::Layout;
         }
         let limit = self.limit();
-        if self.depth >= limit {
+        if self.depth >= limit || self.rules_broken(limit) {
             return Expansion::Pruned;
         }
         let remaining = limit - self.depth;
@@ -618,7 +758,12 @@ impl<'a, const W: usize> Searcher<'a, W> {
         }
         let limit = self.limit();
         if self.depth < limit && limit - self.depth <= 2 {
-            self.finish(&node, cover_cap, cov_generation);
+            if self.rules_broken(limit) {
+                // A node like any other pruned at its root (as `expand` counts it).
+                self.nodes += 1;
+            } else {
+                self.finish(&node, cover_cap, cov_generation);
+            }
             return;
         }
         let mut cands = [0u16; MAX_CANDIDATES];
@@ -671,6 +816,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
             let finishes = child_remaining <= 2;
             let hopeless = top_cov
                 .is_some_and(|top| child_lacks_coverage(&top, v_cov, need, child_remaining))
+                || self.child_breaks_rules(v, limit)
                 || if finishes {
                     // (A `v` that covers the rest is a layout, as in `child_is_hopeless`.)
                     self.child_loses_forced_lines(v, child_remaining)
@@ -681,6 +827,8 @@ impl<'a, const W: usize> Searcher<'a, W> {
             if !hopeless {
                 self.queens[self.depth] = v as u16;
                 self.depth += 1;
+                let held = self.held;
+                self.held = held.with(geo, v);
                 self.search(
                     Node {
                         covered: node.covered.or(&geo.cover[v]),
@@ -690,6 +838,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
                     cover_cap,
                     cov_generation,
                 );
+                self.held = held;
                 self.depth -= 1;
             }
             if children_finish {
@@ -729,7 +878,8 @@ impl<'a, const W: usize> Searcher<'a, W> {
         if child_need == 0 {
             return false;
         }
-        self.child_loses_forced_lines(v, child_remaining)
+        self.child_breaks_rules(v, self.depth + 1 + child_remaining)
+            || self.child_loses_forced_lines(v, child_remaining)
             || child_remaining == 0
             || self.line_bound_exceeds(self.depth + 1, child_need, child_remaining)
     }
@@ -774,11 +924,16 @@ impl<'a, const W: usize> Searcher<'a, W> {
         // |uncovered| - `cover_cap` leaves the second more than it can cover. Most candidates
         // are such (γ(Q_15): 86%), and one set operation drops them all.
         let total = uncovered.count() as usize;
-        let firsts = if cov_generation == self.cov_generation && cover_cap < total {
+        let mut firsts = if cov_generation == self.cov_generation && cover_cap < total {
             cands.and(&self.strong_squares(total - cover_cap))
         } else {
             cands
         };
+        // The structural rules bar some squares; the candidates they bar are still "tried" (a
+        // second queen never repeats one), as they hold no layout.
+        if let Some(barred) = self.barred_squares(&self.held, self.depth, limit) {
+            firsts = firsts.minus(&barred);
+        }
         for v in firsts.ones() {
             let rest = uncovered.minus(&geo.cover[v]);
             if rest.is_empty() {
@@ -812,6 +967,13 @@ impl<'a, const W: usize> Searcher<'a, W> {
             }
             if second.is_empty() {
                 continue;
+            }
+            let held = self.held.with(geo, v);
+            if let Some(barred) = self.barred_squares(&held, self.depth + 1, limit) {
+                second = second.minus(&barred);
+                if second.is_empty() {
+                    continue;
+                }
             }
             self.queens[self.depth] = v as u16;
             if self.recorder.is_some() {
@@ -859,6 +1021,18 @@ fn bytes_at_least(x: u64, t: u8) -> u8 {
     let ge = ((x | HIGH) - ONES * t as u64) & HIGH;
     // Gather the eight top bits into one byte.
     ((ge >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+}
+
+/// The positions of the set bits of `mask`, lowest first.
+#[inline(always)]
+fn ones32(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
 }
 
 /// Bit i of `bits` as byte i: 0xFF if set, 0 if not.
