@@ -63,6 +63,10 @@ pub struct PlanArgs {
     /// merge checks it: no part may find fewer queens, and some part must find this many.
     #[arg(long, value_name = "K", requires = "count", value_parser = clap::value_parser!(u16).range(1..=32))]
     queens: Option<u16>,
+    /// With --count: also list every class, its canonical layout and its size, as `count
+    /// --classes` does (each part's result holds its classes; merge prints them all)
+    #[arg(long, requires = "count")]
+    classes: bool,
     /// How many parts to aim at. The largest part is cut into all its children at once, so a plan
     /// can have more parts than this; boards estimated small stay one part.
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -125,6 +129,7 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
             PlanGoal::Minimum
         },
         count_queens: args.queens.map(usize::from),
+        classes: args.classes,
         parts: args.parts as usize,
         probes: PROBES,
         min_part_nodes: MIN_PART_NODES,

@@ -102,7 +102,7 @@ pub fn audit_part(
                 .expect("count plans name the size");
             let goal = Goal::Count {
                 queens,
-                representatives: false,
+                representatives: plan.plan.classes,
             };
             let outcome = space.run(path, &goal, options)?;
             let PartResult::Count(c) = outcome.result else {
@@ -110,9 +110,22 @@ pub fn audit_part(
             };
             let claimed = report.count.as_ref().expect("count reports hold counts");
             let smaller = c.smaller.as_ref().map(Layout::to_squares_string);
+            let mut classes: Vec<(String, usize)> = c
+                .representatives
+                .iter()
+                .map(|(l, size)| (l.to_squares_string(), *size))
+                .collect();
+            let mut claimed_classes: Vec<(String, usize)> = claimed
+                .representatives
+                .iter()
+                .map(|r| (r.layout.clone(), r.size))
+                .collect();
+            classes.sort();
+            claimed_classes.sort();
             let failure = (c.layouts != claimed.layouts
                 || c.classes != claimed.classes
-                || smaller != claimed.smaller)
+                || smaller != claimed.smaller
+                || classes != claimed_classes)
                 .then(|| {
                     format!(
                         "it holds {} layouts in {} classes{}, its result claims {} in {}{}",
@@ -129,7 +142,11 @@ pub fn audit_part(
                             .as_ref()
                             .map(|s| format!(" and the smaller layout {s}"))
                             .unwrap_or_default(),
-                    )
+                    ) + if classes != claimed_classes {
+                        ", and its list of classes differs"
+                    } else {
+                        ""
+                    }
                 });
             Ok(PartAudit {
                 part: k,

@@ -21,6 +21,8 @@ pub struct PlanRequest {
     /// For a count: the number of queens to count layouts of, if known (else each board is solved
     /// first). The merge checks it: no part may find fewer, and some part must find that many.
     pub count_queens: Option<usize>,
+    /// For a count: list each class's canonical layout and size too (`Plan::classes`).
+    pub classes: bool,
     /// How many parts to aim at. Boards whose whole tree is estimated small stay one part.
     pub parts: usize,
     /// Random probes per estimate.
@@ -211,6 +213,7 @@ pub fn build(request: &PlanRequest, options: &SearchOptions) -> Result<Plan, Sea
         queendom: env!("CARGO_PKG_VERSION").to_string(),
         problem: request.problem.name().to_string(),
         goal: request.goal,
+        classes: request.classes && request.goal == PlanGoal::Count,
         table: request.table.clone(),
         boards,
         parts,

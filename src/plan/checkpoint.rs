@@ -106,6 +106,7 @@ pub fn solve_checkpointed(
             problem,
             goal: PlanGoal::Minimum,
             count_queens: None,
+            classes: false,
             parts,
             probes: PROBES,
             min_part_nodes: CHECKPOINT_PART_NODES,

@@ -21,6 +21,9 @@ pub struct BoardAnswer {
     pub rank: u64,
     /// For a count: (queens, layouts, classes).
     pub count: Option<(usize, u64, u64)>,
+    /// For a count plan that lists classes: each class's canonical layout and size, in
+    /// increasing order of layout (each checked by the part report's reader).
+    pub classes: Vec<(Layout, usize)>,
     /// Sums over the board's parts.
     pub nodes: u64,
     pub seconds: f64,
@@ -133,7 +136,12 @@ impl BoardAnswer {
             threads_text(answer.threads)
         ),
         Some((queens, layouts, classes)) => format!(
-            "{symbol}({}) = {queens}\nlayouts: {layouts}\nclasses: {classes} (under {})\n({} nodes in {}, {:.3} s, {:.3} CPU s, {})\n\n",
+            "{}{symbol}({}) = {queens}\nlayouts: {layouts}\nclasses: {classes} (under {})\n({} nodes in {}, {:.3} s, {:.3} CPU s, {})\n\n",
+            answer
+                .classes
+                .iter()
+                .map(|(layout, size)| format!("{}  (class of {size})\n", layout.to_squares_string()))
+                .collect::<String>(),
             answer.board,
             answer.board.symmetry_group(),
             answer.nodes,
@@ -295,6 +303,7 @@ pub fn merge(plan: &LoadedPlan, reports: &[Option<PartReport>]) -> Result<Merged
             layout: plan.starts[b].clone(),
             rank: 0,
             count: None,
+            classes: Vec::new(),
             nodes: 0,
             seconds: 0.0,
             cpu_seconds: 0.0,
@@ -348,6 +357,24 @@ pub fn merge(plan: &LoadedPlan, reports: &[Option<PartReport>]) -> Result<Merged
                 classes = classes
                     .checked_add(c.classes)
                     .ok_or_else(|| too_large("classes"))?;
+                for class in &c.representatives {
+                    let layout = Layout::parse(board, &class.layout).expect("checked reports");
+                    answer.classes.push((layout, class.size));
+                }
+            }
+            answer
+                .classes
+                .sort_by(|a, b| a.0.queens().cmp(b.0.queens()));
+            // Each class is counted in exactly one part: one listed twice means two parts
+            // counted it, so the parts overlap (or a result was edited).
+            if let Some(w) = answer.classes.windows(2).find(|w| w[0].0 == w[1].0) {
+                return Err(MergeError::BadCount {
+                    board,
+                    what: format!(
+                        "the class of {} is counted by two parts",
+                        w[0].0.to_squares_string()
+                    ),
+                });
             }
             if layouts == 0 {
                 return Err(MergeError::NoLayout { board, queens });

@@ -70,6 +70,11 @@ pub struct Plan {
     /// `domination` or `independent-domination`.
     pub problem: String,
     pub goal: PlanGoal,
+    /// A count plan that also lists its classes: each part reports the canonical layout and
+    /// size of every class it counts, and the merge lists them as `count --classes` does.
+    /// Absent (false) in every other plan, so their ids are as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub classes: bool,
     /// For a table: the row and column counts as written (`--rows`, `--cols`), in order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub table: Option<TableAxes>,
@@ -394,6 +399,9 @@ impl LoadedPlan {
         };
         let goal = match plan.plan.goal {
             PlanGoal::Minimum => "",
+            PlanGoal::Count if plan.plan.classes => {
+                ", counting every minimum layout and listing its classes"
+            }
             PlanGoal::Count => ", counting every minimum layout",
         };
         let n = plan.parts();

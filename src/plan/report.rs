@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::board::Layout;
+use crate::board::{Board, Layout};
 use crate::search::{Goal, PartResult, Rank, SearchError, SearchOptions};
 
 use super::{LoadedPlan, PlanGoal};
@@ -60,6 +60,18 @@ pub struct CountReport {
     pub classes: u64,
     /// A layout with fewer queens, if the part holds one: then `queens` was not the minimum.
     pub smaller: Option<String>,
+    /// In a plan that lists classes: the canonical layout and the size of each class counted
+    /// here, in increasing order of layout.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub representatives: Vec<ClassReport>,
+}
+
+/// One class of minimum layouts: its canonical (least) member and how many layouts it holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassReport {
+    pub layout: String,
+    pub size: usize,
 }
 
 /// Why a report is refused.
@@ -128,12 +140,14 @@ pub fn run_part(
                 .expect("count plans name the size");
             let goal = Goal::Count {
                 queens,
-                representatives: false,
+                representatives: plan.plan.classes,
             };
             let outcome = space.run(path, &goal, options)?;
-            let PartResult::Count(c) = outcome.result else {
+            let PartResult::Count(mut c) = outcome.result else {
                 unreachable!("a count gives counts")
             };
+            c.representatives
+                .sort_by(|a, b| a.0.queens().cmp(b.0.queens()));
             Ok(PartRun {
                 bound_queens: queens + 1,
                 bound_rank: 0,
@@ -143,6 +157,14 @@ pub fn run_part(
                     layouts: c.layouts,
                     classes: c.classes,
                     smaller: c.smaller.map(|l| l.to_squares_string()),
+                    representatives: c
+                        .representatives
+                        .iter()
+                        .map(|(layout, size)| ClassReport {
+                            layout: layout.to_squares_string(),
+                            size: *size,
+                        })
+                        .collect(),
                 }),
                 nodes: outcome.nodes,
             })
@@ -215,6 +237,7 @@ impl PartReport {
                         .check(&layout, layout.len())
                         .map_err(|e| ReportError::Check(e.to_string()))?;
                 }
+                check_classes(plan, board, c).map_err(mismatch)?;
             }
             _ => return Err(mismatch("its fields do not fit the plan's goal".into())),
         }
@@ -251,4 +274,55 @@ impl PartReport {
         }
         Ok(r)
     }
+}
+
+/// Whether the class list of a count report fits its plan and its counts: none unless the plan
+/// asks for classes; else one entry per class counted, in increasing order, each a layout of the
+/// counted size that passes the independent checker, is the least member of its class, and has
+/// the class's size, the sizes adding up to the layouts counted. What is wrong, if anything.
+fn check_classes(plan: &LoadedPlan, board: Board, c: &CountReport) -> Result<(), String> {
+    if !plan.plan.classes {
+        return match c.representatives.is_empty() {
+            true => Ok(()),
+            false => Err("it lists classes, which the plan does not ask for".into()),
+        };
+    }
+    if c.representatives.len() as u64 != c.classes {
+        return Err(format!(
+            "it counts {} classes but lists {}",
+            c.classes,
+            c.representatives.len()
+        ));
+    }
+    let mut layouts = 0u64;
+    let mut before: Option<Layout> = None;
+    for class in &c.representatives {
+        let layout = Layout::parse(board, &class.layout)
+            .map_err(|e| format!("its class {}: {e}", class.layout))?;
+        plan.problem
+            .check(&layout, c.queens)
+            .map_err(|e| format!("its class {}: {e}", class.layout))?;
+        let members = layout.class();
+        if members[0] != layout || members.len() != class.size {
+            return Err(format!(
+                "its class {} is not a canonical layout with a class of {}",
+                class.layout, class.size
+            ));
+        }
+        if before
+            .as_ref()
+            .is_some_and(|b| b.queens() >= layout.queens())
+        {
+            return Err(format!("its classes are not in order at {}", class.layout));
+        }
+        layouts += class.size as u64;
+        before = Some(layout);
+    }
+    if layouts != c.layouts {
+        return Err(format!(
+            "its classes hold {layouts} layouts, it counts {}",
+            c.layouts
+        ));
+    }
+    Ok(())
 }

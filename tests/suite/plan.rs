@@ -2,7 +2,7 @@
 //! or processes run the parts, the merged answer is `solve`'s (or `table`'s, or `count`'s); a
 //! killed part leaves nothing, foreign, truncated or forged results are refused.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
@@ -301,6 +301,100 @@ fn a_count_plan_merges_into_the_count() {
     let (code, _, err) = run(&["merge", low.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(err.contains("no layout of 4 queens"), "{err}");
+}
+
+#[test]
+fn a_count_plan_with_classes_lists_what_count_lists() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    // Many parts, so that the classes come from many results; i as well as γ.
+    for (board, problem) in [("12x12", None), ("12x12", Some("-i"))] {
+        let _ = std::fs::remove_dir_all(&run_dir);
+        let mut args = vec![board, "--count", "--classes", "--parts", "40"];
+        args.extend(problem);
+        let n = plan(&run_dir, &args);
+        assert!(n > 5, "{board}: {n} parts");
+        for k in 0..n {
+            work(&run_dir, k);
+        }
+        let merged = ok(&["merge", run_dir.to_str().unwrap()]);
+        let mut count = vec!["count", board, "--classes"];
+        count.extend(problem);
+        assert_eq!(answer(&merged), answer(&ok(&count)), "{board}");
+        assert!(merged.contains("(class of "), "{merged}");
+    }
+    // A result whose class list was edited is refused: by its reader (a class moved, one that
+    // is not canonical, sizes that do not add up), or by the merge (a class another part has).
+    let results: Vec<PathBuf> = std::fs::read_dir(run_dir.join("results"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let with_classes: Vec<(PathBuf, serde_json::Value)> = results
+        .iter()
+        .map(|p| {
+            (
+                p.clone(),
+                serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap(),
+            )
+        })
+        .filter(|(_, v): &(PathBuf, serde_json::Value)| v["count"]["classes"].as_u64().unwrap() > 0)
+        .collect();
+    assert!(with_classes.len() >= 2);
+    let (first, original) = &with_classes[0];
+    // Exit 2, as for any foreign or forged result.
+    let forge = |edit: &dyn Fn(&mut serde_json::Value), code_wanted: i32, want: &str| {
+        let mut v = original.clone();
+        edit(&mut v);
+        std::fs::write(first, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+        let (code, _, err) = run(&["merge", run_dir.to_str().unwrap()]);
+        assert_eq!(code, code_wanted, "{err}");
+        assert!(err.contains(want), "{want}: {err}");
+    };
+    forge(
+        &|v| v["count"]["representatives"][0]["size"] = 3.into(),
+        2,
+        "is not a canonical layout with a class of 3",
+    );
+    forge(
+        &|v| v["count"]["representatives"] = serde_json::json!([]),
+        2,
+        "but lists 0",
+    );
+    let other = with_classes[1].1["count"]["representatives"][0].clone();
+    forge(
+        &|v| {
+            let n = v["count"]["representatives"].as_array().unwrap().len();
+            let size = other["size"].as_u64().unwrap();
+            v["count"]["representatives"][0] = other.clone();
+            v["count"]["layouts"] = (v["count"]["layouts"].as_u64().unwrap()
+                - original["count"]["representatives"][0]["size"]
+                    .as_u64()
+                    .unwrap()
+                + size)
+                .into();
+            if n > 1 {
+                // Keep the list in order: the class moved from another part sorts anywhere.
+                let mut list = v["count"]["representatives"].as_array().unwrap().clone();
+                list.sort_by(|a, b| {
+                    let key = |x: &serde_json::Value| {
+                        queendom::Layout::parse(
+                            queendom::Board::new(12, 12).unwrap(),
+                            x["layout"].as_str().unwrap(),
+                        )
+                        .unwrap()
+                        .queens()
+                        .to_vec()
+                    };
+                    key(a).cmp(&key(b))
+                });
+                v["count"]["representatives"] = list.into();
+            }
+        },
+        2,
+        "is counted by two parts",
+    );
+    std::fs::write(first, serde_json::to_vec_pretty(original).unwrap()).unwrap();
+    ok(&["merge", run_dir.to_str().unwrap()]);
 }
 
 #[test]

@@ -316,3 +316,42 @@ fn shipped_class_lists_hold_every_check() {
     }
     assert!(files >= 2, "{files} class lists");
 }
+
+/// The runs still under way (`results/in-progress/NAME/`: a plan directory's `plan.json`,
+/// `results/` and `attempts/`, kept so that a later session resumes the work): each is read by
+/// `status` as a worker would find it, with no part refused (every result is of this plan and
+/// board), none running or failed, and as many parts done as result files.
+#[test]
+fn runs_in_progress_resume_cleanly() {
+    let dir = Path::new(ROOT).join("results/in-progress");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    for entry in entries {
+        let run = entry.unwrap().path();
+        if !run.is_dir() {
+            continue;
+        }
+        let files = std::fs::read_dir(run.join("results"))
+            .map(|d| d.count())
+            .unwrap_or(0);
+        let out = assert_cmd::Command::cargo_bin("queendom")
+            .unwrap()
+            .arg("status")
+            .arg(&run)
+            .arg("--json")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}: {out:?}", run.display());
+        let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let name = run.display();
+        assert_eq!(status["refused"], 0, "{name}: {status}");
+        assert_eq!(status["running"], 0, "{name}: {status}");
+        assert_eq!(status["failed_parts"], "", "{name}: {status}");
+        assert_eq!(status["done"], files, "{name}: {status}");
+        assert!(
+            status["left"].as_u64().unwrap() > 0,
+            "{name} is finished: merge it"
+        );
+    }
+}
