@@ -587,8 +587,9 @@ mod tests {
         );
     }
 
-    /// The cover of each square of a small board, as bits of a u128 (row-major).
-    fn covers(board: Board) -> Vec<u128> {
+    /// The cover of each square of a small board, as bits of a u128 (row-major), and the mask of
+    /// all its squares.
+    fn covers(board: Board) -> (Vec<u128>, u128) {
         let (n, m) = (board.rows() as i64, board.cols() as i64);
         let mut out = Vec::new();
         for r in 0..n {
@@ -604,7 +605,8 @@ mod tests {
                 out.push(bits);
             }
         }
-        out
+        let full = u128::MAX >> (128 - board.squares());
+        (out, full)
     }
 
     /// The dominating sets of at most `k` queens reached by branching on the first uncovered
@@ -640,12 +642,7 @@ mod tests {
                 forbidden |= 1 << q;
             }
         }
-        let cover = covers(board);
-        let full = if board.squares() == 128 {
-            u128::MAX
-        } else {
-            (1u128 << board.squares()) - 1
-        };
+        let (cover, full) = covers(board);
         go(&cover, full, 0, 0, &mut Vec::new(), k, found);
     }
 
@@ -672,8 +669,7 @@ mod tests {
                 queens.pop();
             }
         }
-        let cover = covers(board);
-        let full = (1u128 << board.squares()) - 1;
+        let (cover, full) = covers(board);
         go(&cover, full, 0, 0, &mut Vec::new(), k, found);
     }
 
