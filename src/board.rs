@@ -534,6 +534,8 @@ pub struct Geometry<const W: usize> {
     pub line_len: [u8; LINE_SLOTS],
     /// The squares of each line, by slot.
     pub line_squares: Vec<Bits<W>>,
+    /// The squares whose row + column is odd (one colour of the chessboard).
+    pub odd_squares: Bits<W>,
 }
 
 impl<const W: usize> Geometry<W> {
@@ -577,6 +579,13 @@ impl<const W: usize> Geometry<W> {
                 out
             })
             .collect::<Vec<[u8; 4]>>();
+        let mut odd_squares = Bits::EMPTY;
+        for i in 0..n {
+            let sq = board.square(i);
+            if (sq.row + sq.col) % 2 == 1 {
+                odd_squares.set(i);
+            }
+        }
         let mut line_len = [0u8; LINE_SLOTS];
         let mut line_squares = vec![Bits::EMPTY; LINE_SLOTS];
         for (s, slots) in lines.iter().enumerate() {
@@ -592,6 +601,7 @@ impl<const W: usize> Geometry<W> {
             lines,
             line_len,
             line_squares,
+            odd_squares,
         }
     }
 }

@@ -111,7 +111,7 @@ pub(crate) struct Searcher<'a, const W: usize> {
     /// The rows, columns and colours of the queens placed, for the structural rules (see
     /// `Rules`).
     held: Held,
-    rules: Rules<W>,
+    rules: Rules,
 }
 
 /// The rows and columns holding a queen, the collisions (queens less distinct rows, plus queens
@@ -127,29 +127,19 @@ pub(crate) struct Held {
 /// The structural rules of `bounds` for one board: the collision budget
 /// (`bounds::collision_budget`) and the colour rule (`bounds::half_colours`), which holds at
 /// `limit == colour_limit` only.
-struct Rules<const W: usize> {
+struct Rules {
     board: Board,
     colours: Option<HalfColours>,
     colour_limit: usize,
-    odd_squares: Bits<W>,
 }
 
-impl<const W: usize> Rules<W> {
-    fn new(geo: &Geometry<W>) -> Rules<W> {
-        let board = geo.board;
-        let (rows, cols) = (board.rows(), board.cols());
-        let colour_limit = rows / 2;
-        let mut odd_squares = Bits::EMPTY;
-        for s in 0..board.squares() {
-            if (s / cols + s % cols) % 2 == 1 {
-                odd_squares.set(s);
-            }
-        }
+impl Rules {
+    fn new(board: Board) -> Rules {
+        let colour_limit = board.rows() / 2;
         Rules {
             board,
             colours: bounds::half_colours(board, colour_limit),
             colour_limit,
-            odd_squares,
         }
     }
 
@@ -242,7 +232,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
             strong: [Bits::EMPTY; MAX_CANDIDATES + 1],
             strong_generation: [0; MAX_CANDIDATES + 1],
             held: Held::default(),
-            rules: Rules::new(geo),
+            rules: Rules::new(geo.board),
         }
     }
 
@@ -264,7 +254,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
 
     /// Whether the child placing `v` breaks a structural rule for layouts within `limit`.
     #[inline(always)]
-    fn child_breaks_rules(&self, v: usize, limit: usize) -> bool {
+    pub fn child_breaks_rules(&self, v: usize, limit: usize) -> bool {
         self.rules
             .broken(&self.held.with(self.geo, v), self.depth + 1, limit)
     }
@@ -280,11 +270,9 @@ impl<'a, const W: usize> Searcher<'a, W> {
         match self.rules.collision_slack(held, limit) {
             Some(slack) if slack < 0 => return Some(geo.full),
             Some(slack) if slack < 2 => {
-                let cols = geo.board.cols();
-                let row_mask = u64::MAX >> (64 - cols);
                 let (mut in_rows, mut in_cols) = (Bits::EMPTY, Bits::EMPTY);
                 for r in ones32(held.rows) {
-                    in_rows.insert(r * cols, row_mask);
+                    in_rows = in_rows.or(&geo.line_squares[LINE_FAMILY_OFFSET[0] + r]);
                 }
                 for c in ones32(held.cols) {
                     in_cols = in_cols.or(&geo.line_squares[LINE_FAMILY_OFFSET[1] + c]);
@@ -301,10 +289,10 @@ impl<'a, const W: usize> Searcher<'a, W> {
         if let Some(colours) = self.rules.colours(limit) {
             let (odd, even) = (held.odd as usize, depth - held.odd as usize);
             if colours.exceeded(odd + 1, even) {
-                bar(self.rules.odd_squares);
+                bar(geo.odd_squares);
             }
             if colours.exceeded(odd, even + 1) {
-                bar(geo.full.minus(&self.rules.odd_squares));
+                bar(geo.full.minus(&geo.odd_squares));
             }
         }
         barred
@@ -878,8 +866,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
         if child_need == 0 {
             return false;
         }
-        self.child_breaks_rules(v, self.depth + 1 + child_remaining)
-            || self.child_loses_forced_lines(v, child_remaining)
+        self.child_loses_forced_lines(v, child_remaining)
             || child_remaining == 0
             || self.line_bound_exceeds(self.depth + 1, child_need, child_remaining)
     }

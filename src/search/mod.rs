@@ -397,7 +397,7 @@ pub fn count(
         phase(Phase::Counting { queens });
     }
     let outcome = space.run(&PartPath::whole(), &goal, options)?;
-    let PartResult::Count(mut counted) = outcome.result else {
+    let PartResult::Count(counted) = outcome.result else {
         unreachable!("a count gives counts")
     };
     if let Some(smaller) = counted.smaller {
@@ -416,9 +416,6 @@ pub fn count(
     for (layout, _) in &counted.representatives {
         problem.check(layout, queens)?;
     }
-    counted
-        .representatives
-        .sort_by(|a, b| a.0.queens().cmp(b.0.queens()));
     Ok(Counted {
         problem,
         queens,
@@ -649,7 +646,10 @@ impl SearchSpace {
                 PartResult::Improve(found)
             }
             (Goal::Count { .. }, Some(counter)) => {
-                let tally = counter.into_total();
+                let mut tally = counter.into_total();
+                // The threads add their classes in any order: sort them, so that every count
+                // (and every part of a plan) lists them in one order.
+                tally.representatives.sort_unstable();
                 PartResult::Count(LayoutCount {
                     layouts: tally.layouts,
                     classes: tally.classes,
@@ -738,13 +738,17 @@ fn estimate<const W: usize>(
                         let need = uncovered.count() as usize;
                         let child_remaining = s.limit().saturating_sub(s.depth + 1);
                         let mut kids = Vec::with_capacity(n);
+                        let limit = s.limit();
                         for i in 0..n {
-                            if !s.child_is_hopeless(
-                                &uncovered,
-                                need,
-                                cands[i] as usize,
-                                child_remaining,
-                            ) {
+                            // As the search screens its children: the rules, then the bounds.
+                            if !s.child_breaks_rules(cands[i] as usize, limit)
+                                && !s.child_is_hopeless(
+                                    &uncovered,
+                                    need,
+                                    cands[i] as usize,
+                                    child_remaining,
+                                )
+                            {
                                 kids.push(space.branch_child(&here, &cands, i));
                             }
                         }

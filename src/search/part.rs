@@ -171,7 +171,7 @@ pub struct LayoutCount {
     /// Their classes under the board's symmetries.
     pub classes: u64,
     /// The canonical member (lowest of the class, squares in row-major order) and the size of
-    /// each class counted, when asked for; in no particular order.
+    /// each class counted, when asked for; in increasing order of layout.
     pub representatives: Vec<(Layout, usize)>,
     /// A layout with fewer queens than the counted size, if the part holds one (the size was not
     /// the minimum): the one with fewest queens, then lowest squares.
@@ -187,6 +187,8 @@ impl LayoutCount {
             .expect("fewer than 2^64 layouts");
         self.classes += other.classes;
         self.representatives.append(&mut other.representatives);
+        self.representatives
+            .sort_by(|a, b| a.0.queens().cmp(b.0.queens()));
         if let Some(s) = other.smaller {
             let better = match &self.smaller {
                 None => true,
