@@ -476,6 +476,13 @@ impl<const W: usize> Bits<W> {
             .find(|&w| self.0[w] != 0)
             .map(|w| w * 64 + self.0[w].trailing_zeros() as usize)
     }
+
+    pub fn last(&self) -> Option<usize> {
+        (0..W)
+            .rev()
+            .find(|&w| self.0[w] != 0)
+            .map(|w| w * 64 + 63 - self.0[w].leading_zeros() as usize)
+    }
 }
 
 /// The members of a [`Bits`], lowest first: each word is looked at once, where taking
@@ -621,6 +628,13 @@ mod tests {
         b.for_each(|i| seen.push(i));
         assert_eq!(b.ones().collect::<Vec<_>>(), seen);
         assert_eq!(seen, [0, 1, 63, 64, 127, 128, 200, 255]);
+        assert_eq!((b.first(), b.last()), (Some(0), Some(255)));
+        assert_eq!(Bits::<4>::EMPTY.last(), None);
+        for (i, &s) in seen.iter().enumerate() {
+            let low = b.through(s);
+            assert_eq!(low.last(), Some(s));
+            assert_eq!(b.minus(&low).first(), seen.get(i + 1).copied());
+        }
         for start in [0, 5, 40, 63, 64, 100, 224] {
             let bits = 0xdead_beef_u64 >> (start % 7);
             let mut c = Bits::<4>::EMPTY;

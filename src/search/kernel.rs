@@ -993,11 +993,12 @@ impl<'a, const W: usize> Searcher<'a, W> {
 /// Whether two queens on `pool` (or one) might cover `uncovered`: `false` only when none can.
 ///
 /// A necessary condition, far cheaper than trying every first queen (`Searcher::finish`): take
-/// a = the lowest uncovered square, b = the lowest one a's lines miss, c = the lowest one both
+/// a = the lowest uncovered square, b = the highest one a's lines miss, c = the lowest one both
 /// miss. A pair that covers a, b and c has a queen that covers two of them, so one of the pair
 /// lies on two of their covers, and the other covers all that queen leaves, at most `cover_cap`
 /// squares. Counting 14x14 (8 queens), where nearly every call holds no pair, it tries 170M first
-/// queens against 257M, 0.92 times the CPU.
+/// queens against 257M, 0.92 times the CPU. (Two squares far apart share fewer coverers on the
+/// board than two near each other: b the highest rather than the lowest, 0.98 times again.)
 fn pair_may_cover<const W: usize>(
     geo: &Geometry<W>,
     uncovered: &Bits<W>,
@@ -1008,7 +1009,7 @@ fn pair_may_cover<const W: usize>(
         return true;
     };
     let beyond_a = uncovered.minus(&geo.cover[a]);
-    let Some(b) = beyond_a.first() else {
+    let Some(b) = beyond_a.last() else {
         return true;
     };
     let Some(c) = beyond_a.minus(&geo.cover[b]).first() else {
