@@ -897,3 +897,78 @@ fn split_waits_for_no_worker_and_interrupted_names_the_parts_a_time_limit_stoppe
     ok(&["work", d, "--next", "--until-done"]);
     assert_eq!(answer(&ok(&["merge", d])), answer(&ok(&["solve", "15x15"])));
 }
+
+/// `scripts/keep-run.sh` keeps a run that workers have used and left (its claims/ still holds their
+/// lock files, which are not claims), refuses one that a worker is searching, and the kept copy,
+/// resumed elsewhere, finishes and merges to the answer of `solve`.
+#[test]
+fn keep_run_keeps_a_used_run_and_refuses_a_busy_one() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    let kept = dir.path().join("kept");
+    let n = plan(&run_dir, &["14x14", "-i", "--parts", "20"]);
+    assert!(n >= 3, "{n} parts");
+    ok(&["work", run_dir.to_str().unwrap(), "--next", "-j", "1"]);
+    let bin = assert_cmd::cargo::cargo_bin("queendom");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/keep-run.sh");
+    let keep = |args: &[&Path]| {
+        Command::new(&script)
+            .args(args)
+            .env("QUEENDOM", &bin)
+            .env("KEEP_RUN_DIR", &kept)
+            .output()
+            .unwrap()
+    };
+    // A worker holding a claim: a part of a board large enough to last while the script looks.
+    let busy_dir = dir.path().join("busy");
+    plan(
+        &busy_dir,
+        &["15x15", "--count", "--queens", "9", "--parts", "4"],
+    );
+    let mut worker = Command::new(&bin)
+        .args(["work", busy_dir.to_str().unwrap(), "--next", "-j", "1"])
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !ok(&["status", busy_dir.to_str().unwrap()]).contains("running 1,") {
+        assert!(Instant::now() < deadline, "the worker never claimed a part");
+        sleep(Duration::from_millis(50));
+    }
+    let out = keep(&[&busy_dir, Path::new("busy")]);
+    worker.kill().unwrap();
+    worker.wait().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stop them first"));
+    assert!(!kept.join("busy").exists());
+
+    let out = keep(&[&run_dir, Path::new("run14")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("(1 parts done)"));
+    let resumed = dir.path().join("resumed");
+    let out = keep(&[Path::new("--resume"), Path::new("run14"), &resumed]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    ok(&[
+        "work",
+        resumed.to_str().unwrap(),
+        "--next",
+        "--until-done",
+        "-j",
+        "1",
+    ]);
+    let merged = ok(&["merge", resumed.to_str().unwrap()]);
+    let solved = ok(&["solve", "14x14", "-i", "-j", "1"]);
+    assert_eq!(
+        merged.lines().next(),
+        solved.lines().next(),
+        "{merged}\n{solved}"
+    );
+}
