@@ -946,17 +946,15 @@ impl<'a, const W: usize> Searcher<'a, W> {
             // The second queen is none of the candidates up to `v`: a pair with an earlier one
             // was met when that one was first.
             let later = allowed.minus(&cands.through(v));
-            let mut second = if self.independent {
-                rest.and(&later)
-            } else {
-                later
-            };
-            for x in rest.ones() {
-                second = second.and(&geo.cover[x]);
-                if second.is_empty() {
-                    break;
-                }
-            }
+            let mut second = covering_all(
+                geo,
+                if self.independent {
+                    rest.and(&later)
+                } else {
+                    later
+                },
+                &rest,
+            );
             if second.is_empty() {
                 continue;
             }
@@ -1025,18 +1023,25 @@ fn pair_may_cover<const W: usize>(
         if rest.count() as usize > cover_cap {
             continue;
         }
-        let mut second = *pool;
-        for x in rest.ones() {
-            second = second.and(&geo.cover[x]);
-            if second.is_empty() {
-                break;
-            }
-        }
-        if !second.is_empty() {
+        if !covering_all(geo, *pool, &rest).is_empty() {
             return true;
         }
     }
     false
+}
+
+/// The squares of `from` that cover every square of `rest` (one on a line through each): where
+/// the last queen may stand. Stops as soon as none is left, which is almost always within two or
+/// three squares.
+#[inline(always)]
+fn covering_all<const W: usize>(geo: &Geometry<W>, mut from: Bits<W>, rest: &Bits<W>) -> Bits<W> {
+    for x in rest.ones() {
+        from = from.and(&geo.cover[x]);
+        if from.is_empty() {
+            break;
+        }
+    }
+    from
 }
 
 /// How many of a node's largest coverages are kept for screening its children: enough for
