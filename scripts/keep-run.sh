@@ -11,11 +11,12 @@
 #                                      `queendom work DIR --next --until-done`
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
+keep_dir=${KEEP_RUN_DIR:-$root/results/in-progress}
 usage() { echo "usage: $0 RUN NAME | $0 --resume NAME DIR" >&2; exit 2; }
 [ $# -eq 2 ] || [ $# -eq 3 ] || usage
 if [ "$1" = "--resume" ]; then
     [ $# -eq 3 ] || usage
-    kept="${KEEP_RUN_DIR:-$root/results/in-progress}/$2"
+    kept="$keep_dir/$2"
     [ -f "$kept/plan.json" ] || { echo "$0: no kept run $kept" >&2; exit 2; }
     [ ! -e "$3" ] || { echo "$0: $3 exists; give a new directory" >&2; exit 2; }
     mkdir -p "$3"
@@ -43,7 +44,7 @@ if [ "$running" != 0 ]; then
     echo "$0: $running parts of $run are being searched by workers; stop them first" >&2
     exit 2
 fi
-dest="${KEEP_RUN_DIR:-$root/results/in-progress}/$name"
+dest="$keep_dir/$name"
 tmp="$dest.tmp.$$"
 rm -rf "$tmp"
 mkdir -p "$tmp"
