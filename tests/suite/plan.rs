@@ -116,7 +116,7 @@ fn a_rank_names_the_part_in_claim_order_and_so_does_a_slurm_task() {
     let dir = TempDir::new().unwrap();
     let run_dir = dir.path().join("run");
     let d = run_dir.to_str().unwrap();
-    let n = plan(&run_dir, &["14x14", "-i", "--parts", "60"]);
+    let n = plan(&run_dir, &["13x13", "-i", "--parts", "60"]);
     let order = claim_order(&run_dir);
     assert_ne!(
         order[0], 0,
@@ -140,7 +140,7 @@ fn a_rank_names_the_part_in_claim_order_and_so_does_a_slurm_task() {
     }
     assert_eq!(
         answer(&ok(&["merge", d])),
-        answer(&ok(&["solve", "14x14", "-i"]))
+        answer(&ok(&["solve", "13x13", "-i"]))
     );
     let (code, _, err) = run(&["work", d, "--rank", &n.to_string()]);
     assert_eq!(code, 2, "{err}");
