@@ -79,9 +79,10 @@ pub fn collision_budget(board: Board, limit: usize) -> Option<i64> {
 /// when its column (top or bottom side) or its row (left or right side) holds a queen. Queens
 /// added later only add collisions and occupied lines, so the waste counted from the queens placed
 /// and the lines they occupy, with the collisions made so far, must already fit. The rectangle is
-/// not known yet, but each of a, b, c, d is one of the first `remaining` + 1 empty lines from its
-/// side (the lines before it hold queens, at most `remaining` of them still to come); the bound
-/// takes the least waste over all such rectangles. Each run end depends on two sides only (the
+/// not known yet, but the empty rows skipped before a and after b will each hold one of the
+/// `remaining` queens still to come, so together they are at most `remaining`, and so are the
+/// columns skipped before c and after d; the bound takes the least waste over all such
+/// rectangles. Each run end depends on two sides only (the
 /// upper end of a difference diagonal on a and c, its lower end on b and d; of a sum diagonal on
 /// a and d, and on b and c), and an end is counted wasted only by what the two sides say, so a
 /// diagonal that misses the rectangle (truly wasting 2) counts at most 2: the sum is a lower bound
@@ -105,6 +106,10 @@ pub fn border_waste_exceeds(board: Board, held: [u64; 4], slack: i64, remaining:
     let (bottoms, n_bottoms) = first_free(rows, n, take, false);
     let (lefts, n_lefts) = first_free(cols, m, take, true);
     let (rights, n_rights) = first_free(cols, m, take, false);
+    if n_lefts == 0 {
+        // No column is free: no rectangle, left to the other bounds.
+        return false;
+    }
     // Bit t of each mask says whether that diagonal's end on the given side is wasted (on a
     // column holding a queen for the top and bottom sides, on such a row for the left and right
     // ones); which side an end lies on is a threshold on t.
@@ -131,7 +136,7 @@ pub fn border_waste_exceeds(board: Board, held: [u64; 4], slack: i64, remaining:
     let mut bottom_known = 0u32;
     // (No rectangle at all is left to the other bounds: the budget's layouts have one.)
     let mut rectangles = false;
-    for &a in &tops[..n_tops] {
+    for (i, &a) in tops[..n_tops].iter().enumerate() {
         let top_diag = shifted(cols_ext, a - n + 1);
         let top_anti = shifted(cols_ext, -a);
         let mut top_left = [0u8; BORDER_SIDES];
@@ -151,7 +156,8 @@ pub fn border_waste_exceeds(board: Board, held: [u64; 4], slack: i64, remaining:
         };
         let (top_left_least, top_right_least) =
             (least(&top_left, n_lefts), least(&top_right, n_rights));
-        for (j, &b) in bottoms[..n_bottoms].iter().enumerate() {
+        // The lines skipped before a and after b need a queen each, as do the columns skipped.
+        for (j, &b) in bottoms[..n_bottoms.min(take - i)].iter().enumerate() {
             if b <= a {
                 break;
             }
@@ -174,18 +180,24 @@ pub fn border_waste_exceeds(board: Board, held: [u64; 4], slack: i64, remaining:
                     bottom_right[j][r] = (diags & wasted).count_ones() as u8;
                 }
             }
-            let left = (0..n_lefts)
-                .map(|l| top_left[l] + bottom_left[j][l])
-                .min()
-                .unwrap_or(0) as u32;
-            if left + top_right_least > allowed {
+            let mut left_least = [u8::MAX; BORDER_SIDES];
+            let mut least_so_far = u8::MAX;
+            for l in 0..n_lefts {
+                least_so_far = least_so_far.min(top_left[l] + bottom_left[j][l]);
+                left_least[l] = least_so_far;
+            }
+            if least_so_far as u32 + top_right_least > allowed {
                 continue;
             }
+            // Left side l and right side r together skip l + r columns.
             let right = (0..n_rights)
-                .map(|r| top_right[r] + bottom_right[j][r])
+                .map(|r| {
+                    let l = (take - 1 - r).min(n_lefts - 1);
+                    top_right[r] as u32 + bottom_right[j][r] as u32 + left_least[l] as u32
+                })
                 .min()
-                .unwrap_or(0) as u32;
-            if left + right <= allowed {
+                .expect("a right side");
+            if right <= allowed {
                 return false;
             }
         }
@@ -947,11 +959,13 @@ mod tests {
             w
         };
         let mut least = u32::MAX;
-        for &a in tops {
-            for &b in bottoms.iter().filter(|&&b| b > a) {
-                for &c in lefts {
-                    for &d in &rights {
-                        least = least.min(waste(a, b, c, d));
+        for (i, &a) in tops.iter().enumerate() {
+            for (j, &b) in bottoms.iter().enumerate() {
+                for (l, &c) in lefts.iter().enumerate() {
+                    for (q, &d) in rights.iter().enumerate() {
+                        if b > a && i + j <= remaining && l + q <= remaining {
+                            least = least.min(waste(a, b, c, d));
+                        }
                     }
                 }
             }

@@ -117,6 +117,10 @@ pub(crate) struct Searcher<'a, const W: usize> {
     /// `Rules`).
     held: Held,
     rules: Rules,
+    /// The limit at which the parent checked the rules for the node about to be searched
+    /// (`usize::MAX`: not checked), so that the node does not run the border test again; read
+    /// once, by the node's `search` and `expand`.
+    rules_screened: usize,
 }
 
 /// The lines holding a queen (rows, columns, diagonals, anti-diagonals), the collisions (for each
@@ -259,6 +263,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
             strong_generation: [0; MAX_CANDIDATES + 1],
             held: Held::default(),
             rules: Rules::new(geo.board),
+            rules_screened: usize::MAX,
         }
     }
 
@@ -457,7 +462,8 @@ impl<'a, const W: usize> Searcher<'a, W> {
             return Expansion::Layout;
         }
         let limit = self.limit();
-        if self.depth >= limit || self.rules_broken(limit) {
+        let screened_rules = std::mem::replace(&mut self.rules_screened, usize::MAX) == limit;
+        if self.depth >= limit || !screened_rules && self.rules_broken(limit) {
             return Expansion::Pruned;
         }
         let remaining = limit - self.depth;
@@ -780,7 +786,8 @@ impl<'a, const W: usize> Searcher<'a, W> {
         }
         let limit = self.limit();
         if self.depth < limit && limit - self.depth <= 2 {
-            if self.rules_broken(limit) {
+            let screened_rules = std::mem::replace(&mut self.rules_screened, usize::MAX) == limit;
+            if !screened_rules && self.rules_broken(limit) {
                 // A node like any other pruned at its root (as `expand` counts it).
                 self.nodes += 1;
             } else {
@@ -851,6 +858,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
                 self.depth += 1;
                 let held = self.held;
                 self.held = held.with(geo, v);
+                self.rules_screened = limit;
                 self.search(
                     Node {
                         covered: node.covered.or(&geo.cover[v]),
