@@ -1009,17 +1009,7 @@ mod tests {
         // come, must pass; partial layouts of no dominating set are pruned often enough to show
         // the test can fail.
         let (mut parts, mut sharp, mut pruned) = (0usize, 0usize, 0usize);
-        for (rows, cols) in [
-            (4, 4),
-            (5, 5),
-            (6, 6),
-            (7, 7),
-            (4, 7),
-            (5, 8),
-            (5, 11),
-            (6, 9),
-            (7, 9),
-        ] {
+        for (rows, cols) in BUDGET_BOARDS {
             let board = Board::new(rows, cols).unwrap();
             let most = rows.min(cols) - 2;
             every_dominating_subset(board, most, &mut |queens| {
@@ -1084,20 +1074,24 @@ mod tests {
         assert!(pruned > 1000, "only {pruned} random parts pruned");
     }
 
+    /// Boards small enough to enumerate every dominating set of at most min(N, M) − 2 queens, some
+    /// of which meet the collision budget exactly.
+    const BUDGET_BOARDS: [(usize, usize); 9] = [
+        (4, 4),
+        (5, 5),
+        (6, 6),
+        (7, 7),
+        (4, 7),
+        (5, 8),
+        (5, 11),
+        (6, 9),
+        (7, 9),
+    ];
+
     #[test]
     fn every_small_layout_keeps_its_collision_budget() {
         let (mut layouts, mut sharp) = (0, 0);
-        for (rows, cols) in [
-            (4, 4),
-            (5, 5),
-            (6, 6),
-            (7, 7),
-            (4, 7),
-            (5, 8),
-            (5, 11),
-            (6, 9),
-            (7, 9),
-        ] {
+        for (rows, cols) in BUDGET_BOARDS {
             let board = Board::new(rows, cols).unwrap();
             let most = rows.min(cols) - 2;
             every_dominating_subset(board, most, &mut |queens| {
