@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Submit a queendom plan to Slurm: the parts, then the merge job once they have all ended.
 #
-#   scripts/slurm/submit.sh RUN/ [--missing [--no-split] | --workers W] [--max-running C] [--merged FILE]
+#   scripts/slurm/submit.sh RUN/ [--missing [--no-split | --split-share F] | --workers W] [--max-running C] [--merged FILE]
 #                           [-- SBATCH ARGS... [-- MERGE ARGS...]]
 #
 # By default: one array task per part (queendom-work.sbatch over the ranks 0..N-1, N from
@@ -10,7 +10,9 @@
 #   lists), in as few arrays as the cluster's MaxArraySize allows: the one command of a recovery.
 #   A part whose last attempt was interrupted (Slurm's time limit, scancel) is first split into
 #   pieces of about half of it (`queendom plan RUN/ --split interrupted`), so that a part that
-#   needed more than --time fits it after one or two recoveries; --no-split keeps the parts whole.
+#   needed more than --time fits it after one or two recoveries; --split-share F cuts finer (pieces
+#   of at most F of the part, as 0.2 for a part that ran five times the limit, `plan --share`);
+#   --no-split keeps the parts whole.
 # --workers W: W tasks (queendom-worker.sbatch), each running `queendom work RUN/ --next
 #   --until-done` until no part is left: for plans of many short parts.
 # Then queendom-merge.sbatch with --dependency=afterany on the work jobs: it waits for parts still
@@ -26,12 +28,12 @@
 set -euo pipefail
 
 usage() {
-    echo "usage: $0 RUN/ [--missing [--no-split] | --workers W] [--max-running C] [--merged FILE] [-- SBATCH ARGS... [-- MERGE ARGS...]]" >&2
+    echo "usage: $0 RUN/ [--missing [--no-split | --split-share F] | --workers W] [--max-running C] [--merged FILE] [-- SBATCH ARGS... [-- MERGE ARGS...]]" >&2
     exit 2
 }
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-run='' max_running='' merged='' missing='' workers='' no_split=''
+run='' max_running='' merged='' missing='' workers='' no_split='' split_share=''
 while (($# > 0)); do
     case $1 in
     --max-running)
@@ -69,6 +71,15 @@ while (($# > 0)); do
         no_split=1
         shift
         ;;
+    --split-share)
+        (($# >= 2)) || usage
+        split_share=$2
+        shift 2
+        ;;
+    --split-share=*)
+        split_share=${1#*=}
+        shift
+        ;;
     --)
         shift
         break
@@ -99,6 +110,10 @@ for pair in "--max-running:$max_running" "--workers:$workers"; do
         exit 2
     fi
 done
+if [[ -n $split_share && ( -n $no_split || -z $missing ) ]]; then
+    echo "submit: --split-share goes with --missing, without --no-split" >&2
+    exit 2
+fi
 if [[ -n $no_split && -z $missing ]]; then
     echo "submit: --no-split goes with --missing (only a recovery splits parts)" >&2
     exit 2
@@ -138,7 +153,7 @@ print(n, s.get("running", 0))
         echo "submit: $n_interrupted interrupted part(s) not split: $n_running worker(s) still running (split later with \`queendom plan $run --split interrupted\`)" >&2
     elif ((n_interrupted > 0)); then
         echo "submit: splitting $n_interrupted interrupted part(s) (--no-split keeps them whole):" >&2
-        "$queendom" plan "$run" --split interrupted >&2
+        "$queendom" plan "$run" --split interrupted ${split_share:+--share "$split_share"} >&2
     fi
 fi
 

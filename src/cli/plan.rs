@@ -20,7 +20,7 @@ use super::signals::Interrupt;
 use super::start::StartArgs;
 use super::trace_file::TraceArgs;
 use super::{print, usage, Failure, ProblemArgs, ThreadArgs};
-use queendom::plan::run_dir::{Claim, PlanLock, RunDir, SplitRunError, WorkError};
+use queendom::plan::run_dir::{Claim, PlanLock, RunDir, SplitRunError, WorkError, SPLIT_SHARE};
 use queendom::plan::status::StatusReport;
 
 /// Exit code of `work --next` when no part is left to claim.
@@ -87,6 +87,11 @@ pub struct PlanArgs {
     /// RUN/split-ID/.
     #[arg(long, value_name = "PARTS", conflicts_with_all = ["rows", "cols", "independent", "count", "queens"])]
     split: Option<String>,
+    /// With --split: cut each part into pieces estimated at most this share of it (0 < F <= 1).
+    /// The default, 0.5, makes a part that ran about twice a time limit fit it; a part that ran
+    /// far longer (its attempt's CPU time in `status`) wants a smaller share.
+    #[arg(long, value_name = "F", requires = "split", default_value_t = SPLIT_SHARE, value_parser = parse_share)]
+    share: f64,
     #[command(flatten)]
     start: StartArgs,
     #[command(flatten)]
@@ -103,7 +108,7 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
         if args.output.is_some() {
             return Err(usage("--split changes the plan in RUN in place: no -o"));
         }
-        return split(Path::new(dir), parts, &args.threads);
+        return split(Path::new(dir), parts, args.share, &args.threads);
     }
     let output = args
         .output
@@ -172,9 +177,9 @@ fn plan_boards(args: &PlanArgs) -> Result<(Vec<Board>, Option<TableAxes>), Failu
 }
 
 /// `plan RUN --split PARTS`.
-fn split(dir: &Path, parts: &str, threads: &ThreadArgs) -> Result<(), Failure> {
+fn split(dir: &Path, parts: &str, share: f64, threads: &ThreadArgs) -> Result<(), Failure> {
     let pool = threads.pool()?;
-    match pool.install(|| RunDir::split(dir, parts)) {
+    match pool.install(|| RunDir::split(dir, parts, share)) {
         Ok(Some(text)) => print(&text),
         Ok(None) => {
             eprintln!(
@@ -543,4 +548,14 @@ fn claim_output(target: &Target, force: bool) -> Result<Option<OutFile>, Failure
         )));
     }
     Ok(Some(out))
+}
+
+/// `--share`: a fraction in (0, 1].
+fn parse_share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(f) if f > 0.0 && f <= 1.0 => Ok(f),
+        _ => Err(format!(
+            "'{text}' is not a share: give a number above 0 and at most 1, as 0.25"
+        )),
+    }
 }

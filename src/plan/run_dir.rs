@@ -515,9 +515,10 @@ impl RunDir {
     }
 }
 
-/// A part that hit a time limit comes back in pieces of at most this share of its estimate: one
-/// that took twice the limit then fits, if the estimates hold.
-const SPLIT_SHARE: f64 = 0.5;
+/// A part that hit a time limit comes back in pieces of at most this share of its estimate unless
+/// told otherwise (`plan --split --share`): one that took twice the limit then fits, if the
+/// estimates hold.
+pub const SPLIT_SHARE: f64 = 0.5;
 
 /// Why `plan RUN --split` changed nothing.
 #[derive(Debug, Error)]
@@ -534,10 +535,10 @@ pub enum SplitRunError {
 impl RunDir {
     /// `plan RUN --split PARTS`: replace each of these parts (a list as `3,17,40-45`, or
     /// `interrupted`: every part without a result whose last attempt was interrupted) by its
-    /// pieces, each estimated at most half of it, under the plan lock taken whole. Returns what
-    /// changed, in words, or `None` when no part is to be split. Run it in the thread pool the
-    /// estimates should use.
-    pub fn split(dir: &Path, parts: &str) -> Result<Option<String>, SplitRunError> {
+    /// pieces, each estimated at most `share` of it (in (0, 1]; [`SPLIT_SHARE`] by default), under
+    /// the plan lock taken whole. Returns what changed, in words, or `None` when no part is to be
+    /// split. Run it in the thread pool the estimates should use.
+    pub fn split(dir: &Path, parts: &str, share: f64) -> Result<Option<String>, SplitRunError> {
         // Opened first for a refusal of a directory that holds no plan.
         RunDir::open(dir)?;
         let failed = |msg: String| SplitRunError::Failed(msg);
@@ -555,7 +556,7 @@ impl RunDir {
         if chosen.is_empty() {
             return Ok(None);
         }
-        let split = split_parts(&run.plan, &chosen, SPLIT_SHARE, PROBES)
+        let split = split_parts(&run.plan, &chosen, share, PROBES)
             .map_err(|e| refused(format!("{}: {e}; nothing split", dir.display())))?;
         let history = run.replace_plan(&lock, &split).map_err(|e| {
             failed(format!(

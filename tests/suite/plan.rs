@@ -972,3 +972,50 @@ fn keep_run_keeps_a_used_run_and_refuses_a_busy_one() {
         "{merged}\n{solved}"
     );
 }
+
+/// The estimates of a plan's parts, from its plan.json.
+fn part_estimates(run_dir: &Path) -> Vec<f64> {
+    let text = std::fs::read_to_string(run_dir.join("plan.json")).unwrap();
+    let plan: serde_json::Value = serde_json::from_str(&text).unwrap();
+    plan["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["estimate"].as_f64().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_smaller_share_cuts_a_part_into_smaller_pieces() {
+    let dir = TempDir::new().unwrap();
+    let [halves, fine] = ["halves", "fine"].map(|name| dir.path().join(name));
+    for run_dir in [&halves, &fine] {
+        assert_eq!(plan(run_dir, &["14x14", "--parts", "1"]), 1);
+    }
+    let whole = part_estimates(&halves)[0];
+    let d = fine.to_str().unwrap();
+    for bad in ["0", "-0.5", "1.5", "half", "NaN"] {
+        let (code, _, err) = run(&["plan", d, "--split", "0", &format!("--share={bad}")]);
+        assert_eq!(code, 2, "--share {bad}: {err}");
+        assert!(err.contains("is not a share"), "{err}");
+    }
+    let (code, _, err) = run(&["plan", "14x14", "--share", "0.5", "-o", d]);
+    assert_eq!(code, 2, "--share without --split: {err}");
+    assert_eq!(
+        part_estimates(&fine).len(),
+        1,
+        "a refused split changed the plan"
+    );
+
+    ok(&["plan", halves.to_str().unwrap(), "--split", "0"]);
+    ok(&["plan", d, "--split", "0", "--share", "0.02"]);
+    let (halves, fine) = (part_estimates(&halves), part_estimates(&fine));
+    assert!(halves.iter().all(|&e| e <= 0.5 * whole), "{halves:?}");
+    assert!(fine.iter().all(|&e| e <= 0.02 * whole), "{fine:?}");
+    assert!(
+        fine.len() > halves.len(),
+        "{} vs {}",
+        fine.len(),
+        halves.len()
+    );
+}
