@@ -909,23 +909,14 @@ mod tests {
         let free = |occupied: u64, len: i32| -> Vec<i32> {
             (0..len).filter(|&l| occupied >> l & 1 == 0).collect()
         };
-        let (free_rows, free_cols) = (free(rows, n), free(cols, m));
-        let take = (remaining + 1).min(free_rows.len());
-        let tops = &free_rows[..take];
-        let bottoms: Vec<i32> = free_rows
-            .iter()
-            .rev()
-            .take(remaining + 1)
-            .copied()
-            .collect();
-        let take = (remaining + 1).min(free_cols.len());
-        let lefts = &free_cols[..take];
-        let rights: Vec<i32> = free_cols
-            .iter()
-            .rev()
-            .take(remaining + 1)
-            .copied()
-            .collect();
+        // The first and the last `remaining + 1` free lines: where a side of the rectangle may lie.
+        let ends = |free: Vec<i32>| -> (Vec<i32>, Vec<i32>) {
+            let first = free.iter().take(remaining + 1).copied().collect();
+            let last = free.iter().rev().take(remaining + 1).copied().collect();
+            (first, last)
+        };
+        let (tops, bottoms) = ends(free(rows, n));
+        let (lefts, rights) = ends(free(cols, m));
         let row_taken = |y: i32| (y < 0 || y >= n || rows >> y & 1 == 1) as u32;
         let col_taken = |x: i32| (x < 0 || x >= m || cols >> x & 1 == 1) as u32;
         let lines = |mask: u64| (0..64).filter(move |&t| mask >> t & 1 == 1);
