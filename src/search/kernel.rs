@@ -37,8 +37,11 @@ const BIRD_MIN_REMAINING: usize = 5;
 /// Most collision slack at which the border test (`bounds::border_waste_exceeds`) runs: with more,
 /// the waste it allows is rarely exceeded. `count 13x13 -j 1` (budget 4): 0.47 CPU s with 2, 0.63
 /// with every slack, 0.34 without the test; `solve 16x16 -j 1` 3.04 M nodes with 2, 4.00 M with 1.
-/// It does not run on children that place the last two queens (`finish`): see `Searcher::search`.
+/// It does not run where at most `FINISH_REMAINING` queens are left: see `Rules::broken`.
 const BORDER_MAX_SLACK: i64 = 2;
+
+/// Most queens left at which a node places them exactly (`Searcher::finish`) rather than branch.
+const FINISH_REMAINING: usize = 2;
 
 /// How often (in nodes) a worker looks at the cancel flag.
 const CANCEL_POLL: u64 = 1 << 12;
@@ -171,12 +174,17 @@ impl Rules {
     /// Whether the queens of `held` (`depth` of them) already break a rule for layouts of at
     /// most `limit` queens: the collision budget, the border its slack leaves
     /// (`bounds::border_waste_exceeds`), the colours.
+    ///
+    /// Not the border test where the last queens are placed by `finish`: it refutes them at
+    /// about the test's cost, and nearly every layout the test would cut `finish` cuts too (a
+    /// γ(Q_24) part: 5,360,564 nodes against 5,358,047, the same CPU), while counts paid the
+    /// test on every such child (`count 13x13 -j 1` 0.24 CPU s against 0.29).
     #[inline(always)]
-    fn broken(&self, held: &Held, depth: usize, limit: usize, border: bool) -> bool {
+    fn broken(&self, held: &Held, depth: usize, limit: usize) -> bool {
         self.collision_slack(held, limit).is_some_and(|s| {
             s < 0
-                || border
-                    && s <= BORDER_MAX_SLACK
+                || s <= BORDER_MAX_SLACK
+                    && limit - depth > FINISH_REMAINING
                     && bounds::border_waste_exceeds(
                         self.board,
                         [held.rows.into(), held.cols.into(), held.diags, held.antis],
@@ -282,14 +290,14 @@ impl<'a, const W: usize> Searcher<'a, W> {
     /// Whether the queens placed break a structural rule (`Rules`) for the current limit.
     #[inline(always)]
     fn rules_broken(&self, limit: usize) -> bool {
-        self.rules.broken(&self.held, self.depth, limit, true)
+        self.rules.broken(&self.held, self.depth, limit)
     }
 
     /// Whether the child placing `v` breaks a structural rule for layouts within `limit`.
     #[inline(always)]
-    pub fn child_breaks_rules(&self, v: usize, limit: usize, border: bool) -> bool {
+    pub fn child_breaks_rules(&self, v: usize, limit: usize) -> bool {
         self.rules
-            .broken(&self.held.with(self.geo, v), self.depth + 1, limit, border)
+            .broken(&self.held.with(self.geo, v), self.depth + 1, limit)
     }
 
     /// The squares a further queen may not take by the structural rules, beside the queens of
@@ -787,7 +795,7 @@ impl<'a, const W: usize> Searcher<'a, W> {
             return;
         }
         let limit = self.limit();
-        if self.depth < limit && limit - self.depth <= 2 {
+        if self.depth < limit && limit - self.depth <= FINISH_REMAINING {
             let screened_rules = std::mem::replace(&mut self.rules_screened, usize::MAX) == limit;
             if !screened_rules && self.rules_broken(limit) {
                 // A node like any other pruned at its root (as `expand` counts it).
@@ -844,14 +852,10 @@ impl<'a, const W: usize> Searcher<'a, W> {
             // A child with two queens left places them exactly (`finish`), at about the cost
             // of its line bound, and needs no line counts: the line bound before it cost more
             // than the children it cut (γ(Q_15): 0.79 times the CPU without it).
-            let finishes = child_remaining <= 2;
+            let finishes = child_remaining <= FINISH_REMAINING;
             let hopeless = top_cov
                 .is_some_and(|top| child_lacks_coverage(&top, v_cov, need, child_remaining))
-                // Not the border test for a child that finishes: `finish` refutes two queens at
-                // about its cost, and nearly every child it would cut `finish` cuts too (a
-                // γ(Q_24) part: 5,360,564 nodes against 5,358,047, the same CPU), while counts
-                // pay it on every child (`count 13x13 -j 1` 0.24 CPU s against 0.29).
-                || self.child_breaks_rules(v, limit, !finishes)
+                || self.child_breaks_rules(v, limit)
                 || if finishes {
                     // (A `v` that covers the rest is a layout, as in `child_is_hopeless`.)
                     self.child_loses_forced_lines(v, child_remaining)

@@ -741,7 +741,7 @@ fn estimate<const W: usize>(
                         let limit = s.limit();
                         for i in 0..n {
                             // As the search screens its children: the rules, then the bounds.
-                            if !s.child_breaks_rules(cands[i] as usize, limit, true)
+                            if !s.child_breaks_rules(cands[i] as usize, limit)
                                 && !s.child_is_hopeless(
                                     &uncovered,
                                     need,
