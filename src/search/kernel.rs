@@ -836,10 +836,10 @@ impl<'a, const W: usize> Searcher<'a, W> {
         } else {
             0
         };
-        // Children that place their last two queens (`finish`) never count candidates, so their
+        // Children that place their last queens (`finish`) never count candidates, so their
         // siblings are forbidden without the per-line counts (the limit only falls, so this
         // holds for every child once it holds for the first).
-        let children_finish = self.limit() <= self.depth + 3;
+        let children_finish = self.limit() <= self.depth + 1 + FINISH_REMAINING;
         let mut tried = 0;
         for (&v, &v_cov) in cands[..n].iter().zip(&cand_cov) {
             let v = v as usize;
