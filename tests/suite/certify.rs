@@ -7,7 +7,7 @@ use std::path::Path;
 use serde_json::Value;
 use tempfile::TempDir;
 
-use crate::common::queendom;
+use crate::common::{queendom, read_json};
 
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = queendom().args(args).output().unwrap();
@@ -49,10 +49,6 @@ fn results(dir: &Path) -> Vec<std::path::PathBuf> {
     files
 }
 
-fn read(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
 fn write(path: &Path, v: &Value) {
     std::fs::write(path, serde_json::to_vec_pretty(v).unwrap()).unwrap();
 }
@@ -62,7 +58,7 @@ fn forged(from: &Path, to: &Path, edit: impl Fn(&mut Value)) {
     std::fs::create_dir_all(to.join("results")).unwrap();
     std::fs::copy(from.join("plan.json"), to.join("plan.json")).unwrap();
     for f in results(from) {
-        let mut v = read(&f);
+        let mut v = read_json(&f);
         edit(&mut v);
         write(&to.join("results").join(f.file_name().unwrap()), &v);
     }
@@ -72,7 +68,7 @@ fn forged(from: &Path, to: &Path, edit: impl Fn(&mut Value)) {
 /// result the new plan's id and part numbers, as a forger would.
 fn replan(dir: &Path, edit: impl Fn(&mut Value)) {
     let file = dir.join("plan.json");
-    let old = read(&file);
+    let old = read_json(&file);
     let mut plan = old.clone();
     edit(&mut plan);
     let mut bytes = serde_json::to_vec_pretty(&plan).unwrap();
@@ -86,7 +82,7 @@ fn replan(dir: &Path, edit: impl Fn(&mut Value)) {
         .map(|p| p["path"].as_str().unwrap().to_string())
         .collect();
     for f in results(dir) {
-        let mut v = read(&f);
+        let mut v = read_json(&f);
         std::fs::remove_file(&f).unwrap();
         let Some(k) = paths.iter().position(|p| p == v["path"].as_str().unwrap()) else {
             continue;
@@ -172,7 +168,7 @@ fn a_plan_that_leaves_out_a_part_is_refused() {
     // but a subtree of the search was never searched.
     let dropped = results(&run_dir)
         .iter()
-        .map(|f| read(f))
+        .map(|f| read_json(f))
         .filter(|v| v["found"].is_null() && v["nodes"].as_u64().unwrap() > 0)
         .max_by_key(|v| v["nodes"].as_u64().unwrap())
         .expect("some part searched and found nothing");
@@ -206,8 +202,8 @@ fn overlapping_parts_are_refused() {
         "-o",
         fine.to_str().unwrap(),
     ]);
-    let fine_plan = read(&fine.join("plan.json"));
-    let coarse_plan = read(&coarse.join("plan.json"));
+    let fine_plan = read_json(&fine.join("plan.json"));
+    let coarse_plan = read_json(&coarse.join("plan.json"));
     let coarse_paths: Vec<String> = coarse_plan["parts"]
         .as_array()
         .unwrap()
@@ -303,14 +299,14 @@ fn an_audit_catches_a_part_that_hid_the_optimum() {
     assert!(audit.contains("every audited claim holds"), "{audit}");
     // Every part claims nothing below the start's 10 queens, consistently: the merge cannot tell
     // and prints i(13x13) = 10.
-    let start = read(&good.join("plan.json"))["boards"][0]["start"]
+    let start = read_json(&good.join("plan.json"))["boards"][0]["start"]
         .as_str()
         .unwrap()
         .split(' ')
         .count();
     let holders: Vec<u64> = results(&good)
         .iter()
-        .map(|f| read(f))
+        .map(|f| read_json(f))
         .filter(|v| v["found"]["queens"] == 7)
         .map(|v| v["part"].as_u64().unwrap())
         .collect();
@@ -371,7 +367,7 @@ fn an_audit_checks_counts_and_refuses_bad_arguments() {
     // A part that moved its layouts to another: the sums still add up, the parts do not.
     let holder = results(&good)
         .iter()
-        .map(|f| read(f))
+        .map(|f| read_json(f))
         .find(|v| v["count"]["layouts"] == 8)
         .unwrap()["part"]
         .as_u64()

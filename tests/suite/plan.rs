@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use crate::common::{claim_order, queendom, without_measurements};
+use crate::common::{claim_order, queendom, read_json, without_measurements};
 use tempfile::TempDir;
 
 fn run(args: &[&str]) -> (i32, String, String) {
@@ -594,8 +594,7 @@ fn a_plan_from_a_search_that_cuts_differently_is_refused() {
     assert!(n > 2);
     // As if another build had placed other queens at part 1's path.
     let file = run_dir.join("plan.json");
-    let mut v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let mut v = read_json(&file);
     let queens = v["parts"][1]["queens"].as_str().unwrap().to_string();
     v["parts"][1]["queens"] = serde_json::json!(format!("{queens} 10:13"));
     std::fs::write(&file, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
@@ -975,9 +974,7 @@ fn keep_run_keeps_a_used_run_and_refuses_a_busy_one() {
 
 /// The estimates of a plan's parts, from its plan.json.
 fn part_estimates(run_dir: &Path) -> Vec<f64> {
-    let text = std::fs::read_to_string(run_dir.join("plan.json")).unwrap();
-    let plan: serde_json::Value = serde_json::from_str(&text).unwrap();
-    plan["parts"]
+    read_json(&run_dir.join("plan.json"))["parts"]
         .as_array()
         .unwrap()
         .iter()

@@ -79,6 +79,11 @@ pub fn read(path: &Path) -> String {
     String::from_utf8(std::fs::read(path).expect("file exists")).expect("UTF-8")
 }
 
+/// A JSON file (a plan, a part's result), parsed.
+pub fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&read(path)).expect("JSON")
+}
+
 /// Compare `actual` with the stored snapshot `tests/suite/snapshots/NAME`; with UPDATE_SNAPSHOTS=1 in
 /// the environment, store `actual` instead (then read the file before committing it).
 pub fn assert_snapshot(name: &str, actual: &str) {
