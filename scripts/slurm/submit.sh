@@ -33,7 +33,7 @@ usage() {
 }
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-run='' max_running='' merged='' missing='' workers='' no_split='' split_share=''
+run='' max_running='' merged='' missing='' workers='' no_split='' split_share='' share_given=''
 while (($# > 0)); do
     case $1 in
     --max-running)
@@ -73,11 +73,11 @@ while (($# > 0)); do
         ;;
     --split-share)
         (($# >= 2)) || usage
-        split_share=$2
+        split_share=$2 share_given=1
         shift 2
         ;;
     --split-share=*)
-        split_share=${1#*=}
+        split_share=${1#*=} share_given=1
         shift
         ;;
     --)
@@ -110,7 +110,16 @@ for pair in "--max-running:$max_running" "--workers:$workers"; do
         exit 2
     fi
 done
-if [[ -n $split_share && ( -n $no_split || -z $missing ) ]]; then
+# The share reaches `plan --share` only when a part was interrupted: checked here, so that a bad
+# value is refused before anything is submitted, whether or not a split happens.
+if [[ -n $share_given ]] && ! {
+    [[ $split_share =~ ^\+?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] &&
+        awk -v f="$split_share" 'BEGIN { exit !(f + 0 > 0 && f + 0 <= 1) }'
+}; then
+    echo "submit: --split-share takes a number above 0 and at most 1 (as 0.25), not '$split_share'" >&2
+    exit 2
+fi
+if [[ -n $share_given && ( -n $no_split || -z $missing ) ]]; then
     echo "submit: --split-share goes with --missing, without --no-split" >&2
     exit 2
 fi

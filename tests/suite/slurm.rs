@@ -2,7 +2,8 @@
 //! array task per part running `queendom work`, then the merge job chained with `afterok`), and the
 //! merged answer compared with what `solve` and `table` print on one machine.
 //!
-//! It needs a running Slurm cluster, so its tests are built as ordinary tests only when
+//! The last test (submit.sh's argument check) runs anywhere. The others need a running Slurm
+//! cluster, so they are built as ordinary tests only when
 //! `QUEENDOM_SLURM=1` is set at build time (`build.rs`); otherwise they report "ignored" with the
 //! reason. With the variable set, a cluster that does not answer `sinfo` is a failure, not a skip. On a machine of your own, as root (Debian's packages, installed on first use):
 //!
@@ -635,4 +636,40 @@ fn a_part_longer_than_the_time_limit_completes_when_resubmitted_with_the_same_li
         cpu > 60.0,
         "the part needed {cpu} CPU s, not more than the limit"
     );
+}
+
+/// A bad `--split-share` is refused up front (exit 2, naming it), not only when a part was
+/// interrupted and `plan --share` gets to read it: no cluster needed, as nothing is submitted.
+#[test]
+fn submit_refuses_a_bad_split_share_before_submitting_anything() {
+    let dir = tempfile::tempdir().unwrap();
+    let run_arg = dir.path().to_str().unwrap();
+    for share in ["0", "1.5", "-0.25", "abc", "nan", "", " 0.5", "0.5x"] {
+        let out = Command::new(SUBMIT)
+            .args([run_arg, "--missing", "--split-share", share])
+            .env("QUEENDOM", QUEENDOM)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "--split-share {share:?}: {said}"
+        );
+        assert!(
+            said.starts_with("submit: --split-share takes a number above 0 and at most 1")
+                && said.contains(&format!("'{share}'"))
+                && said.lines().count() == 1,
+            "--split-share {share:?}: {said}"
+        );
+    }
+    // A good share passes this check and the next one stops it (no --missing: exit 2 too).
+    let out = Command::new(SUBMIT)
+        .args([run_arg, "--split-share=0.25"])
+        .env("QUEENDOM", QUEENDOM)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("goes with --missing"), "{said}");
 }
