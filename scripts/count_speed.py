@@ -23,8 +23,10 @@ from common import children_cpu
 
 def build_baseline(commit, scratch):
     tree, target = os.path.join(scratch, "tree"), os.path.join(scratch, "target")
-    subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", "--force", tree, commit],
-                   check=True, capture_output=True)
+    added = subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", "--force", tree,
+                            commit], capture_output=True, text=True)
+    if added.returncode != 0:
+        sys.exit(f"count_speed: cannot check out {commit}: {added.stderr.strip()}")
     env = dict(os.environ, CARGO_TARGET_DIR=target)
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=tree, env=env, check=True)
     return os.path.join(target, "release", "queendom")
