@@ -20,10 +20,11 @@ def children_cpu():
     return r.ru_utime + r.ru_stime
 
 
-def run(args):
-    """Run queendom with args; returns (stdout, wall seconds, CPU seconds of the child)."""
+def run(args, binary=BINARY):
+    """Run queendom (this checkout's, or `binary`) with args; returns (stdout, wall seconds, CPU
+    seconds of the child)."""
     cpu0, t0 = children_cpu(), time.perf_counter()
-    out = subprocess.run([BINARY, *args], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([binary, *args], capture_output=True, text=True, check=True).stdout
     return out, time.perf_counter() - t0, children_cpu() - cpu0
 
 

@@ -17,8 +17,7 @@ import subprocess
 import sys
 import tempfile
 
-from common import BINARY, ROOT, build, median, say
-from common import children_cpu
+from common import BINARY, ROOT, build, median, run, say
 
 
 def build_baseline(commit, scratch):
@@ -34,10 +33,7 @@ def build_baseline(commit, scratch):
 
 def count(binary, n):
     """`count NxN -j 1`: (layouts, classes, nodes, CPU s)."""
-    cpu0 = children_cpu()
-    out = subprocess.run([binary, "count", f"{n}x{n}", "-j", "1"], capture_output=True,
-                         text=True, check=True).stdout
-    cpu = children_cpu() - cpu0
+    out, _, cpu = run(["count", f"{n}x{n}", "-j", "1"], binary)
     layouts = int(re.search(r"layouts: (\d+)", out).group(1))
     classes = int(re.search(r"classes: (\d+)", out).group(1))
     nodes = int(re.search(r"\((\d+) nodes", out).group(1))
