@@ -644,18 +644,22 @@ fn a_part_longer_than_the_time_limit_completes_when_resubmitted_with_the_same_li
 fn submit_refuses_a_bad_split_share_before_submitting_anything() {
     let dir = tempfile::tempdir().unwrap();
     let run_arg = dir.path().to_str().unwrap();
-    for share in ["0", "1.5", "-0.25", "abc", "nan", "", " 0.5", "0.5x"] {
+    // (`run` asserts success; these runs must fail.)
+    let refused = |args: &[&str]| {
         let out = Command::new(SUBMIT)
-            .args([run_arg, "--missing", "--split-share", share])
+            .arg(run_arg)
+            .args(args)
             .env("QUEENDOM", QUEENDOM)
             .output()
             .unwrap();
-        let said = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(
+        (
             out.status.code(),
-            Some(2),
-            "--split-share {share:?}: {said}"
-        );
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for share in ["0", "1.5", "-0.25", "abc", "nan", "", " 0.5", "0.5x"] {
+        let (code, said) = refused(&["--missing", "--split-share", share]);
+        assert_eq!(code, Some(2), "--split-share {share:?}: {said}");
         assert!(
             said.starts_with("submit: --split-share takes a number above 0 and at most 1")
                 && said.contains(&format!("'{share}'"))
@@ -664,12 +668,7 @@ fn submit_refuses_a_bad_split_share_before_submitting_anything() {
         );
     }
     // A good share passes this check and the next one stops it (no --missing: exit 2 too).
-    let out = Command::new(SUBMIT)
-        .args([run_arg, "--split-share=0.25"])
-        .env("QUEENDOM", QUEENDOM)
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{said}");
+    let (code, said) = refused(&["--split-share=0.25"]);
+    assert_eq!(code, Some(2), "{said}");
     assert!(said.contains("goes with --missing"), "{said}");
 }
