@@ -2,10 +2,10 @@
 //! can only check what their results claim. An audit searches a sample of the parts again, with
 //! the merged answer as the bound, and checks that what each part's result claims holds.
 
-use crate::board::Layout;
 use crate::search::{Goal, Incumbent, PartResult, Rank, SearchError, SearchOptions};
 
-use super::{array_syntax, LoadedPlan, Merged, PartReport, PlanGoal};
+use super::report::count_part;
+use super::{array_syntax, CountReport, LoadedPlan, Merged, PartReport, PlanGoal};
 
 /// What searching one part again showed.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,64 +97,54 @@ pub fn audit_part(
             })
         }
         PlanGoal::Count => {
-            let queens = plan.plan.boards[b]
-                .count_queens
-                .expect("count plans name the size");
-            let goal = Goal::Count {
-                queens,
-                representatives: plan.plan.classes,
-            };
-            let outcome = space.run(path, &goal, options)?;
-            let PartResult::Count(c) = outcome.result else {
-                unreachable!("a count gives counts")
-            };
+            let (c, nodes) = count_part(plan, b, path, options)?;
             let claimed = report.count.as_ref().expect("count reports hold counts");
-            let smaller = c.smaller.as_ref().map(Layout::to_squares_string);
-            let mut classes: Vec<(String, usize)> = c
-                .representatives
-                .iter()
-                .map(|(l, size)| (l.to_squares_string(), *size))
-                .collect();
-            let mut claimed_classes: Vec<(String, usize)> = claimed
-                .representatives
-                .iter()
-                .map(|r| (r.layout.clone(), r.size))
-                .collect();
-            classes.sort();
-            claimed_classes.sort();
+            let (classes, claimed_classes) = (sorted_classes(&c), sorted_classes(claimed));
             let failure = (c.layouts != claimed.layouts
                 || c.classes != claimed.classes
-                || smaller != claimed.smaller
+                || c.smaller != claimed.smaller
                 || classes != claimed_classes)
                 .then(|| {
-                    format!(
-                        "it holds {} layouts in {} classes{}, its result claims {} in {}{}",
-                        c.layouts,
-                        c.classes,
-                        smaller
-                            .as_ref()
-                            .map(|s| format!(" and the smaller layout {s}"))
-                            .unwrap_or_default(),
-                        claimed.layouts,
-                        claimed.classes,
-                        claimed
+                    let smaller = |count: &CountReport| {
+                        count
                             .smaller
                             .as_ref()
                             .map(|s| format!(" and the smaller layout {s}"))
-                            .unwrap_or_default(),
-                    ) + if classes != claimed_classes {
-                        ", and its list of classes differs"
-                    } else {
-                        ""
-                    }
+                            .unwrap_or_default()
+                    };
+                    format!(
+                        "it holds {} layouts in {} classes{}, its result claims {} in {}{}{}",
+                        c.layouts,
+                        c.classes,
+                        smaller(&c),
+                        claimed.layouts,
+                        claimed.classes,
+                        smaller(claimed),
+                        if classes != claimed_classes {
+                            ", and its list of classes differs"
+                        } else {
+                            ""
+                        }
+                    )
                 });
             Ok(PartAudit {
                 part: k,
-                nodes: outcome.nodes,
+                nodes,
                 failure,
             })
         }
     }
+}
+
+/// A count's classes (canonical layout, size), in a fixed order: parts list them as found.
+fn sorted_classes(count: &CountReport) -> Vec<(&str, usize)> {
+    let mut classes: Vec<(&str, usize)> = count
+        .representatives
+        .iter()
+        .map(|r| (r.layout.as_str(), r.size))
+        .collect();
+    classes.sort();
+    classes
 }
 
 /// What a minimum part's result claims, in words.

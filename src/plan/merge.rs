@@ -197,23 +197,27 @@ impl Merged {
     }
 }
 
-/// Part numbers (sorted) in the syntax of a Slurm job array, whole: `0,17,40-45`.
-pub fn array_syntax(parts: &[usize]) -> String {
-    let mut out: Vec<String> = Vec::new();
+/// Runs of consecutive part numbers (`parts` sorted), each as `a-b` or `a`.
+fn runs(parts: &[usize]) -> impl Iterator<Item = String> + '_ {
     let mut i = 0;
-    while i < parts.len() {
+    std::iter::from_fn(move || {
+        let start = *parts.get(i)?;
         let mut j = i;
         while j + 1 < parts.len() && parts[j + 1] == parts[j] + 1 {
             j += 1;
         }
-        out.push(if j > i {
-            format!("{}-{}", parts[i], parts[j])
-        } else {
-            parts[i].to_string()
-        });
         i = j + 1;
-    }
-    out.join(",")
+        Some(if parts[j] > start {
+            format!("{start}-{}", parts[j])
+        } else {
+            start.to_string()
+        })
+    })
+}
+
+/// Part numbers (sorted) in the syntax of a Slurm job array, whole: `0,17,40-45`.
+pub fn array_syntax(parts: &[usize]) -> String {
+    runs(parts).collect::<Vec<_>>().join(",")
 }
 
 /// Part numbers written as [`array_syntax`] writes them (`3,17,40-45`), sorted, each once; every
@@ -246,25 +250,11 @@ pub fn parse_array_syntax(text: &str, total: usize) -> Result<Vec<usize>, String
     Ok(parts)
 }
 
-/// Part numbers as a short list: `3, 7, 12-40`.
+/// Part numbers as a short list: `3, 7, 12-40`, with at most 20 runs and `…` for the rest.
 pub(crate) fn list(parts: &[usize]) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < parts.len() {
-        let mut j = i;
-        while j + 1 < parts.len() && parts[j + 1] == parts[j] + 1 {
-            j += 1;
-        }
-        out.push(if j > i {
-            format!("{}-{}", parts[i], parts[j])
-        } else {
-            parts[i].to_string()
-        });
-        i = j + 1;
-        if out.len() == 20 && i < parts.len() {
-            out.push("…".into());
-            break;
-        }
+    let mut out: Vec<String> = runs(parts).take(21).collect();
+    if out.len() == 21 {
+        out[20] = "…".into();
     }
     out.join(", ")
 }
@@ -516,5 +506,18 @@ mod tests {
             parse_array_syntax("0-2,x", 2),
             Err("part 2 does not exist: the plan has parts 0..1".to_string())
         );
+        assert_eq!(array_syntax(&[]), "");
+    }
+
+    #[test]
+    fn short_lists_stop_after_twenty_runs() {
+        assert_eq!(list(&[0, 3, 4, 5, 9]), "0, 3-5, 9");
+        let twenty: Vec<usize> = (0..20).map(|k| 2 * k).collect();
+        assert_eq!(list(&twenty).split(", ").count(), 20);
+        assert!(!list(&twenty).contains('…'));
+        let more: Vec<usize> = (0..21).map(|k| 2 * k).collect();
+        let shown = list(&more);
+        assert!(shown.starts_with("0, 2, 4,"), "{shown}");
+        assert!(shown.ends_with("36, 38, …"), "{shown}");
     }
 }

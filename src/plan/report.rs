@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::board::{Board, Layout};
-use crate::search::{Goal, PartResult, Rank, SearchError, SearchOptions};
+use crate::search::{Goal, PartPath, PartResult, Rank, SearchError, SearchOptions};
 
 use super::{LoadedPlan, PlanGoal};
 
@@ -135,39 +135,52 @@ pub fn run_part(
             })
         }
         PlanGoal::Count => {
-            let queens = plan.plan.boards[b]
-                .count_queens
-                .expect("count plans name the size");
-            let goal = Goal::Count {
-                queens,
-                representatives: plan.plan.classes,
-            };
-            let outcome = space.run(path, &goal, options)?;
-            let PartResult::Count(c) = outcome.result else {
-                unreachable!("a count gives counts")
-            };
+            let (count, nodes) = count_part(plan, b, path, options)?;
             Ok(PartRun {
-                bound_queens: queens + 1,
+                bound_queens: count.queens + 1,
                 bound_rank: 0,
                 found: None,
-                count: Some(CountReport {
-                    queens,
-                    layouts: c.layouts,
-                    classes: c.classes,
-                    smaller: c.smaller.map(|l| l.to_squares_string()),
-                    representatives: c
-                        .representatives
-                        .iter()
-                        .map(|(layout, size)| ClassReport {
-                            layout: layout.to_squares_string(),
-                            size: *size,
-                        })
-                        .collect(),
-                }),
-                nodes: outcome.nodes,
+                count: Some(count),
+                nodes,
             })
         }
     }
+}
+
+/// Count the layouts of part `path` of board `b` of a count plan, as its result reports them,
+/// with the nodes searched: what `run_part` writes and what an audit compares with it.
+pub(crate) fn count_part(
+    plan: &LoadedPlan,
+    b: usize,
+    path: &PartPath,
+    options: &SearchOptions,
+) -> Result<(CountReport, u64), SearchError> {
+    let queens = plan.plan.boards[b]
+        .count_queens
+        .expect("count plans name the size");
+    let goal = Goal::Count {
+        queens,
+        representatives: plan.plan.classes,
+    };
+    let outcome = plan.space(b).run(path, &goal, options)?;
+    let PartResult::Count(c) = outcome.result else {
+        unreachable!("a count gives counts")
+    };
+    let count = CountReport {
+        queens,
+        layouts: c.layouts,
+        classes: c.classes,
+        smaller: c.smaller.map(|l| l.to_squares_string()),
+        representatives: c
+            .representatives
+            .iter()
+            .map(|(layout, size)| ClassReport {
+                layout: layout.to_squares_string(),
+                size: *size,
+            })
+            .collect(),
+    };
+    Ok((count, outcome.nodes))
 }
 
 impl PartReport {
