@@ -7,7 +7,7 @@ use std::path::Path;
 use serde_json::Value;
 use tempfile::TempDir;
 
-use crate::common::{queendom, read_json};
+use crate::common::{queendom, read_json, write_json};
 
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = queendom().args(args).output().unwrap();
@@ -49,10 +49,6 @@ fn results(dir: &Path) -> Vec<std::path::PathBuf> {
     files
 }
 
-fn write(path: &Path, v: &Value) {
-    std::fs::write(path, serde_json::to_vec_pretty(v).unwrap()).unwrap();
-}
-
 /// A copy of run `from` as `to`, every result passed through `edit`.
 fn forged(from: &Path, to: &Path, edit: impl Fn(&mut Value)) {
     std::fs::create_dir_all(to.join("results")).unwrap();
@@ -60,7 +56,7 @@ fn forged(from: &Path, to: &Path, edit: impl Fn(&mut Value)) {
     for f in results(from) {
         let mut v = read_json(&f);
         edit(&mut v);
-        write(&to.join("results").join(f.file_name().unwrap()), &v);
+        write_json(&to.join("results").join(f.file_name().unwrap()), &v);
     }
 }
 
@@ -89,7 +85,7 @@ fn replan(dir: &Path, edit: impl Fn(&mut Value)) {
         };
         v["plan"] = Value::from(id.clone());
         v["part"] = Value::from(k);
-        write(&dir.join("results").join(format!("part-{k:06}.json")), &v);
+        write_json(&dir.join("results").join(format!("part-{k:06}.json")), &v);
     }
 }
 

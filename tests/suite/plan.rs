@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use crate::common::{claim_order, queendom, read_json, without_measurements};
+use crate::common::{claim_order, queendom, read_json, without_measurements, write_json};
 use tempfile::TempDir;
 
 fn run(args: &[&str]) -> (i32, String, String) {
@@ -331,12 +331,7 @@ fn a_count_plan_with_classes_lists_what_count_lists() {
         .collect();
     let with_classes: Vec<(PathBuf, serde_json::Value)> = results
         .iter()
-        .map(|p| {
-            (
-                p.clone(),
-                serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap(),
-            )
-        })
+        .map(|p| (p.clone(), read_json(p)))
         .filter(|(_, v): &(PathBuf, serde_json::Value)| v["count"]["classes"].as_u64().unwrap() > 0)
         .collect();
     assert!(with_classes.len() >= 2);
@@ -345,7 +340,7 @@ fn a_count_plan_with_classes_lists_what_count_lists() {
     let forge = |edit: &dyn Fn(&mut serde_json::Value), code_wanted: i32, want: &str| {
         let mut v = original.clone();
         edit(&mut v);
-        std::fs::write(first, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+        write_json(first, &v);
         let (code, _, err) = run(&["merge", run_dir.to_str().unwrap()]);
         assert_eq!(code, code_wanted, "{err}");
         assert!(err.contains(want), "{want}: {err}");
@@ -393,7 +388,7 @@ fn a_count_plan_with_classes_lists_what_count_lists() {
         2,
         "is counted by two parts",
     );
-    std::fs::write(first, serde_json::to_vec_pretty(original).unwrap()).unwrap();
+    write_json(first, original);
     ok(&["merge", run_dir.to_str().unwrap()]);
 }
 
@@ -597,7 +592,7 @@ fn a_plan_from_a_search_that_cuts_differently_is_refused() {
     let mut v = read_json(&file);
     let queens = v["parts"][1]["queens"].as_str().unwrap().to_string();
     v["parts"][1]["queens"] = serde_json::json!(format!("{queens} 10:13"));
-    std::fs::write(&file, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    write_json(&file, &v);
     let (code, _, err) = run(&["work", run_dir.to_str().unwrap(), "--part", "1"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("cuts its tree differently"), "{err}");

@@ -5,12 +5,9 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::process::Command as Process;
 
-use assert_cmd::Command;
 use tempfile::TempDir;
 
-fn queendom() -> Command {
-    Command::cargo_bin("queendom").unwrap()
-}
+use crate::common::{queendom, read_json};
 
 /// The rows of a trace, each as column name -> text.
 fn rows(path: &Path) -> Vec<HashMap<String, String>> {
@@ -272,8 +269,7 @@ fn plan_13x13_i_in_parts(dir: &TempDir) -> std::path::PathBuf {
 fn a_plans_parts_trace_their_own_tasks_one_file_each() {
     let dir = TempDir::new().unwrap();
     let run = plan_13x13_i_in_parts(&dir);
-    let plan: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(run.join("plan.json")).unwrap()).unwrap();
+    let plan = read_json(&run.join("plan.json"));
     let parts = plan["parts"].as_array().unwrap();
     assert!(parts.len() >= 6, "{} parts", parts.len());
     let pattern = dir.path().join("part-{part}.csv");
@@ -287,10 +283,7 @@ fn a_plans_parts_trace_their_own_tasks_one_file_each() {
             .success();
         let trace = dir.path().join(format!("part-{k}.csv"));
         let rows = rows(&trace);
-        let report: serde_json::Value = serde_json::from_slice(
-            &std::fs::read(run.join(format!("results/part-{k:06}.json"))).unwrap(),
-        )
-        .unwrap();
+        let report = read_json(&run.join(format!("results/part-{k:06}.json")));
         // A part is one search, from its own place in the tree: its first task is the part.
         assert_eq!(rows[0]["parent"], "");
         assert_eq!(

@@ -84,6 +84,11 @@ pub fn read_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&read(path)).expect("JSON")
 }
 
+/// Write `v` to `path` as pretty JSON, as a forger editing a plan or a part's result would.
+pub fn write_json(path: &Path, v: &serde_json::Value) {
+    std::fs::write(path, serde_json::to_vec_pretty(v).expect("JSON")).expect("writable");
+}
+
 /// Compare `actual` with the stored snapshot `tests/suite/snapshots/NAME`; with UPDATE_SNAPSHOTS=1 in
 /// the environment, store `actual` instead (then read the file before committing it).
 pub fn assert_snapshot(name: &str, actual: &str) {
