@@ -4,7 +4,7 @@
 
 use thiserror::Error;
 
-use crate::board::Layout;
+use crate::layout::Layout;
 
 /// What is wrong with a layout. Any of these coming from a search result is a bug in the search.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

@@ -12,6 +12,7 @@
 pub mod board;
 pub mod check;
 pub mod export;
+pub mod layout;
 pub mod nqueens;
 pub mod nqueens_check;
 pub mod output;
@@ -24,7 +25,8 @@ pub mod table;
 pub mod trace;
 pub mod workload;
 
-pub use board::{Board, BoardError, BoardParseError, Layout, Square, MAX_SIDE};
+pub use board::{Board, BoardError, BoardParseError, Square, MAX_SIDE};
+pub use layout::Layout;
 pub use problem::Problem;
 pub use row::TableRow;
 pub use search::{solve, SearchError, SearchOptions, Solution};

@@ -29,8 +29,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::board::Layout;
 use crate::check::{check_dominating, check_independent_dominating, CheckError};
+use crate::layout::Layout;
 
 /// Which number to compute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -10,7 +10,8 @@
 use sha2::{Digest as _, Sha256};
 use thiserror::Error;
 
-use crate::board::{Board, BoardError, Layout};
+use crate::board::{Board, BoardError};
+use crate::layout::Layout;
 use crate::search::Problem;
 
 /// A column of a table file.

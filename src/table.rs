@@ -11,7 +11,8 @@ use std::time::Instant;
 
 use thiserror::Error;
 
-use crate::board::{Board, Layout, MAX_SIDE};
+use crate::board::{Board, MAX_SIDE};
+use crate::layout::Layout;
 use crate::row::{LayoutTotals, RowKind, TableRow};
 use crate::search::{count, solve, Problem, SearchError, SearchOptions};
 use crate::trace::{thread_cpu_seconds, ChildSplit, TaskIdentity, TaskKind};

@@ -289,7 +289,8 @@ fn row_texts(row: &dyn Row) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Layout, Square};
+    use crate::board::Square;
+    use crate::layout::Layout;
     use crate::row::{LayoutTotals, NQueensRow, TableRow};
 
     /// One row of every kind, with the subject of its table.

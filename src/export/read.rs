@@ -7,8 +7,9 @@ use std::collections::HashMap;
 use thiserror::Error;
 
 use super::Format;
-use crate::board::{Board, BoardError, Layout, LayoutParseError};
+use crate::board::{Board, BoardError};
 use crate::check::CheckError;
+use crate::layout::{Layout, LayoutParseError};
 use crate::row::{Column, RowFields, RowReadError};
 use crate::search::Problem;
 

@@ -15,7 +15,8 @@ use super::pdf::svg_to_pdf;
 use super::png::svg_to_png_scaled;
 use super::svg::{self, num, text, Anchor, Rgb};
 use super::{PictureError, PNG_SCALE};
-use crate::board::{Layout, Square};
+use crate::board::Square;
+use crate::layout::Layout;
 
 pub(super) const LIGHT: Rgb = Rgb(240, 217, 181);
 pub(super) const DARK: Rgb = Rgb(181, 136, 99);

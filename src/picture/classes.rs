@@ -2,7 +2,8 @@
 //! them all, with their file names. The command line checks the names and writes the files.
 
 use super::{BoardPicture, ContactSheet, PictureError};
-use crate::board::{Board, Layout};
+use crate::board::Board;
+use crate::layout::Layout;
 use crate::problem::Problem;
 
 /// A picture file's type.

@@ -11,7 +11,8 @@ use super::png::svg_to_png;
 use super::svg::{self, num, text, Anchor, Rgb};
 use super::table_file::PlotTable;
 use super::{board_anchor, PictureError};
-use crate::board::{Board, Layout};
+use crate::board::Board;
+use crate::layout::Layout;
 use crate::search::Problem;
 
 /// The lower bound on γ(N×M), and so on i(N×M) ≥ γ(N×M), that issue 12 asks the pictures to mark:

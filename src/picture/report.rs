@@ -20,7 +20,8 @@ use super::board_anchor;
 use super::heatmap::{known_lower_bound, Heatmap, HeatmapError, Tables};
 use super::palette::Scale;
 use super::svg::{self, escape, num, text, Anchor};
-use crate::board::{Board, Layout};
+use crate::board::Board;
+use crate::layout::Layout;
 
 /// The report page of one or two tables.
 #[derive(Debug, Clone)]

@@ -7,9 +7,10 @@ use std::collections::BTreeMap;
 
 use thiserror::Error;
 
-use crate::board::{Board, Layout};
+use crate::board::Board;
 use crate::export::Format;
 use crate::export::{LineError, RowReader};
+use crate::layout::Layout;
 use crate::row::{Column, RowKind};
 use crate::search::Problem;
 

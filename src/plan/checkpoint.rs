@@ -8,7 +8,8 @@ use thiserror::Error;
 
 use super::run_dir::{PlanLock, RunDir, RunDirError, WorkError, PLAN_FILE};
 use super::{build, merge, PlanGoal, PlanRequest, PROBES};
-use crate::board::{Board, Layout};
+use crate::board::Board;
+use crate::layout::Layout;
 use crate::search::{Problem, SearchError, SearchOptions};
 
 /// With `--checkpoint`, parts are not cut below a second or two of search: a finished part costs

@@ -4,7 +4,8 @@ use thiserror::Error;
 
 use std::collections::HashMap;
 
-use crate::board::{Board, Layout};
+use crate::board::Board;
+use crate::layout::Layout;
 use crate::row::TableRow;
 use crate::search::{threads_text, Goal, Incumbent, PartPath, Problem};
 

@@ -29,7 +29,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
-use crate::board::{Board, Layout};
+use crate::board::Board;
+use crate::layout::Layout;
 use crate::search::{Incumbent, PartPath, Problem, Rank, SearchSpace};
 
 pub use attempts::{

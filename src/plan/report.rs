@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::board::{Board, Layout};
+use crate::board::Board;
+use crate::layout::Layout;
 use crate::search::{Goal, PartPath, PartResult, Rank, SearchError, SearchOptions};
 
 use super::{LoadedPlan, PlanGoal};

@@ -761,8 +761,8 @@ impl XorShift {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Layout;
     use crate::check::check_independent_dominating;
+    use crate::layout::Layout;
 
     fn layout(board: Board, queens: &[u16]) -> Layout {
         Layout::new(

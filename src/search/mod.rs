@@ -24,8 +24,9 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::board::{words_for, Board, Layout};
+use crate::board::{words_for, Board};
 use crate::check::CheckError;
+use crate::layout::Layout;
 use crate::trace::{ChildSplit, Span, TaskIdentity, TaskKind, Trace};
 
 use count::{Counter, Recorder};

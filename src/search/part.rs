@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::board::Layout;
+use crate::layout::Layout;
 
 /// A part of one board's search tree: the indices of the cuts from the root (empty: the whole
 /// tree; `[j]`: the j-th first-queen part; `[j, k]`: the k-th part of that; …). Written `3.12.0`,

@@ -4,8 +4,9 @@
 
 use thiserror::Error;
 
-use crate::board::{Board, Layout, LayoutParseError};
+use crate::board::Board;
 use crate::check::CheckError;
+use crate::layout::{Layout, LayoutParseError};
 
 use super::Problem;
 

@@ -759,7 +759,7 @@ pub fn reprove(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Layout;
+    use crate::layout::Layout;
     use crate::table::{boards, SizeList, TableRunner};
 
     const KIND: RowKind = RowKind::Optimum;
