@@ -8,7 +8,7 @@
 
 use crate::board::{Bits, Board, Geometry, LINE_FAMILY_OFFSET, LINE_SLOTS, MAX_SIDE};
 
-use super::kernel::{top_sum, FAMILY_SLOTS};
+use super::lines::{top_sum, FAMILY_SLOTS};
 
 /// A lower bound on γ(N×M), and so on i(N×M) ≥ γ(N×M): min(N, M, ⌈(N+M−2)/4⌉) (Spencer's argument,
 /// as extended to rectangles; see Bozóki, Gál, Marosi and Weakley, "Domination of the rectangular

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use crate::board::{Bits, Board, Geometry, Symmetry};
 use crate::problem::Problem;
 
-use super::kernel::MAX_CANDIDATES;
+use super::lines::MAX_CANDIDATES;
 
 /// Greedy: repeatedly place the queen covering the most uncovered squares (lowest index on ties).
 /// For independent domination the queen must stand on an uncovered square: exactly the squares no

@@ -14,9 +14,11 @@
 //! workers on many machines, with the same result.
 
 use crate::board::{Bits, Board, Geometry, Symmetry};
+use crate::layout::Layout;
 use crate::problem::Problem;
 
-use super::kernel::{Node, Searcher, MAX_CANDIDATES};
+use super::kernel::{Node, Searcher};
+use super::lines::MAX_CANDIDATES;
 use super::shared::{child_path, root_path, Key, Shared, MAX_ROOT_PARTS, MAX_SPLIT_LEVELS};
 
 /// The order of the parts of a cut.
@@ -363,6 +365,14 @@ fn second_cut<const W: usize>(
         subparts,
         subpart_of,
     })
+}
+
+/// The layout of `queens` (squares as the search numbers them) on `board`.
+pub(crate) fn layout_of(board: Board, queens: &[u16]) -> Layout {
+    Layout::new(
+        board,
+        queens.iter().map(|&q| board.square(q as usize)).collect(),
+    )
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use crate::board::Board;
 use crate::check::CheckError;
 use crate::layout::{Layout, LayoutParseError};
 
-use super::Problem;
+use crate::problem::Problem;
 
 /// Checked start layouts, at most one per board (a board and its transpose are one board).
 #[derive(Debug, Clone)]
