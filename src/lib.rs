@@ -19,6 +19,7 @@ pub mod output;
 pub mod picture;
 pub mod plan;
 pub mod problem;
+mod random;
 pub mod row;
 pub mod search;
 pub mod table;

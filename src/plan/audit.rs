@@ -2,6 +2,7 @@
 //! can only check what their results claim. An audit searches a sample of the parts again, with
 //! the merged answer as the bound, and checks that what each part's result claims holds.
 
+use crate::random::SplitMix64;
 use crate::search::{Goal, Incumbent, PartResult, Rank, SearchError, SearchOptions};
 
 use super::report::count_part;
@@ -171,14 +172,8 @@ pub fn sample_parts(parts: usize, fraction: f64, seed: u64) -> Vec<usize> {
     let mut order: Vec<usize> = (0..parts).collect();
     // SplitMix64: a fixed, documented generator, so that a seed names the same sample on
     // every machine and build.
-    let mut state = seed;
-    let mut next = || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut rng = SplitMix64::new(seed);
+    let mut next = || rng.next();
     for i in 0..want.min(parts) {
         let j = i + (next() % (parts - i) as u64) as usize;
         order.swap(i, j);

@@ -690,6 +690,7 @@ pub(crate) fn forcing_bound_exceeds(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::random::XorShift;
 
     /// A line can be covered by `remaining` queens off it, by brute force over every set of allowed
     /// squares off the line.
@@ -731,13 +732,8 @@ mod tests {
     fn exact_line_cover_agrees_with_brute_force() {
         // Random lines of random families; a fixed-seed generator, so the cases are the same on
         // every run.
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = XorShift::new(0x2545_F491_4F6C_DD1D);
+        let mut next = || rng.next();
         let (mut forced, mut constrained) = (0, 0);
         for case in 0..3000 {
             let lines = 2 + (next() % 6) as usize;
@@ -966,13 +962,8 @@ mod tests {
 
     #[test]
     fn border_waste_agrees_with_one_end_at_a_time() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = XorShift::new(0x2545_F491_4F6C_DD1D);
+        let mut next = || rng.next();
         let mut pruned = 0;
         for case in 0..20_000 {
             let (rows, cols) = (4 + (next() % 29) as usize, 4 + (next() % 29) as usize);
@@ -1023,14 +1014,14 @@ mod tests {
                 sharp += border_waste_exceeds(board, held, budget - collisions - 1, 0) as usize;
             });
             // Random partial layouts: some are pruned.
+            // `x`: the generator's last number (its seed at first).
             let mut x = 0x9e37_79b9_7f4a_7c15u64 ^ (rows * 31 + cols) as u64;
+            let mut rng = XorShift::new(x);
             for _ in 0..2000 {
                 let k = 1 + (x % most as u64) as usize;
                 let mut part = Vec::new();
                 for _ in 0..k {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
+                    x = rng.next();
                     part.push((x % (rows * cols) as u64) as usize);
                 }
                 let (held, collisions) = held_lines(board, &part);

@@ -1,6 +1,8 @@
 //! Knuth's estimator of the size of a search tree: random probes from a part down to a leaf,
 //! branching as the search does.
 
+use crate::random::XorShift;
+
 use super::kernel::{Expansion, Searcher};
 use super::lines::MAX_CANDIDATES;
 use super::shared::Shared;
@@ -14,13 +16,7 @@ pub(super) fn estimate<const W: usize>(
     probes: u32,
     seed: u64,
 ) -> f64 {
-    let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut rng = XorShift::from_seed(seed);
     let mut total = 0.0;
     let mut cands = [0u16; MAX_CANDIDATES];
     for _ in 0..probes.max(1) {
@@ -63,7 +59,7 @@ pub(super) fn estimate<const W: usize>(
                 break;
             }
             weight *= children.len() as f64;
-            let pick = (next() % children.len() as u64) as usize;
+            let pick = (rng.next() % children.len() as u64) as usize;
             here = children.into_iter().nth(pick).expect("picked a child");
         }
     }

@@ -12,6 +12,7 @@ use rayon::prelude::*;
 
 use crate::board::{Bits, Board, Geometry, Symmetry};
 use crate::problem::Problem;
+use crate::random::XorShift;
 
 use super::lines::MAX_CANDIDATES;
 
@@ -160,7 +161,8 @@ pub(crate) fn shrink<const W: usize>(
         let side = geo.board.rows().min(geo.board.cols());
         let attempt = |restart: u64| {
             let mut queens = fewer.clone();
-            let mut rng = XorShift((0x9E37_79B9_7F4A_7C15 ^ (seed_base * RESTARTS + restart)) | 1);
+            let mut rng =
+                XorShift::new((0x9E37_79B9_7F4A_7C15 ^ (seed_base * RESTARTS + restart)) | 1);
             let found = if independent {
                 cover_independent(
                     geo,
@@ -204,7 +206,7 @@ pub(crate) fn shrink<const W: usize>(
                     let attempt = |restart: u64| {
                         let mut placed = first.clone();
                         let seed = (seed_base * 4 + g) * RESTARTS + restart;
-                        let mut rng = XorShift((0xD1B5_4A32_D192_ED03 ^ seed) | 1);
+                        let mut rng = XorShift::new((0xD1B5_4A32_D192_ED03 ^ seed) | 1);
                         let done = if independent {
                             cover_independent(
                                 geo,
@@ -740,24 +742,6 @@ fn nth_member<const W: usize>(set: &Bits<W>, mut n: u32) -> usize {
     found
 }
 
-/// A small fixed-seed generator: the local search must be the same on every run.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: u32) -> u32 {
-        (self.next() % n as u64) as u32
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -821,7 +805,7 @@ mod tests {
                         continue;
                     }
                     assert_eq!(pieces.queens(&placed).len(), queens, "{board} {rotation:?}");
-                    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15 ^ (n * 64 + queens) as u64);
+                    let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15 ^ (n * 64 + queens) as u64);
                     let found = if independent {
                         cover_independent(&geo, &pieces, &mut placed, 5_000, &mut rng, None)
                     } else {
@@ -867,7 +851,7 @@ mod tests {
                 let geo = Geometry::<4>::new(board);
                 let mut queens = greedy(&geo, Problem::IndependentDomination);
                 queens.pop();
-                let mut rng = XorShift(0x9E37_79B9_7F4A_7C15 ^ (n * 64 + m) as u64);
+                let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15 ^ (n * 64 + m) as u64);
                 if cover_independent(
                     &geo,
                     &Pieces::single(&geo),

@@ -145,14 +145,13 @@ static BYTE_MASKS: [u64; 256] = {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::random::XorShift;
 
     #[test]
     fn bytes_at_least_compares_each_byte() {
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = XorShift::new(0x2545_F491_4F6C_DD1D);
         for _ in 0..2000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next();
             let bytes = (x & 0x7f7f_7f7f_7f7f_7f7f).to_le_bytes();
             let word = u64::from_le_bytes(bytes);
             for t in 0..=128u8 {
@@ -186,15 +185,13 @@ mod tests {
 
     #[test]
     fn top_sums_agree_with_sorting() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15);
         for case in 0..2000 {
             let mut c = [0u8; FAMILY_SLOTS];
             // Few or many lines in use, short or full-length (up to MAX_SIDE squares).
             let used = 1 + (case % FAMILY_SLOTS);
             for v in c[..used].iter_mut() {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                let x = rng.next();
                 *v = (x % (MAX_SIDE as u64 + 1)) as u8 >> (case % 3);
             }
             let mut sorted = c;

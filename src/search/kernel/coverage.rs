@@ -337,6 +337,7 @@ mod tests {
     use super::*;
     use crate::board::Geometry;
     use crate::problem::Problem;
+    use crate::random::XorShift;
     use crate::search::lines::count_lines;
     use crate::search::shared::{Key, Shared};
 
@@ -374,13 +375,8 @@ mod tests {
         let shared = Shared::new(Key::new(MAX_QUEENS, 0), None, None);
         let mut searcher = Searcher::new(&geo, &shared, None, Problem::Domination, 0);
         let n = board.squares();
-        let mut x = seed | 1;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = XorShift::new(seed | 1);
+        let mut next = move || rng.next();
         for case in 0..40 {
             let (mut uncovered, mut allowed) = (Bits::<W>::EMPTY, Bits::<W>::EMPTY);
             // Sparse to dense, as nodes are from the root to the leaves.

@@ -174,6 +174,7 @@ fn covering_all<const W: usize>(geo: &Geometry<W>, mut from: Bits<W>, rest: &Bit
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::random::XorShift;
 
     /// `pair_may_cover` never refuses a node that one or two queens of its pool do cover (nodes
     /// made so: the uncovered squares are those a random pair or single misses, then more), and
@@ -186,13 +187,8 @@ mod tests {
             let board = Board::new(rows, cols).unwrap();
             let geo = Geometry::<4>::new(board);
             let n = board.squares();
-            let mut x = (rows * 1000 + cols) as u64 | 1;
-            let mut next = move || {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x
-            };
+            let mut rng = XorShift::new((rows * 1000 + cols) as u64 | 1);
+            let mut next = move || rng.next();
             for case in 0..400 {
                 let mut pool = Bits::<4>::EMPTY;
                 let mut uncovered = Bits::<4>::EMPTY;

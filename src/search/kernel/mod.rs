@@ -518,6 +518,7 @@ impl<const W: usize> Drop for Searcher<'_, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::random::XorShift;
 
     /// `branch_square` against the plain scan of the uncovered squares, on random nodes of both
     /// problems.
@@ -527,13 +528,8 @@ mod tests {
         let geo = Geometry::<W>::new(board);
         let shared = Shared::new(Key::new(MAX_QUEENS, 0), None, None);
         let n = board.squares();
-        let mut x = seed | 1;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = XorShift::new(seed | 1);
+        let mut next = move || rng.next();
         for problem in Problem::ALL {
             let mut searcher = Searcher::new(&geo, &shared, None, problem, 0);
             for case in 0..60 {
