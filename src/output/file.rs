@@ -272,6 +272,28 @@ impl Replacement {
     }
 }
 
+/// Write `bytes` to `path` whole, for the files of a run directory (which its own lock guards,
+/// not the policy's claims): a temporary file beside it, fsync, rename, fsync the directory.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let mut temp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        // As for any new file: the umask decides (tempfile's default is owner-only), so that
+        // the other users of a cluster's run directory can read it.
+        .permissions(<fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o666))
+        .tempfile_in(dir)?;
+    temp.write_all(bytes)?;
+    temp.as_file().sync_all()?;
+    temp.persist(path).map_err(|e| e.error)?;
+    File::open(dir)?.sync_all()?;
+    Ok(())
+}
+
 /// [`OutFile::read_start`] for a file of the policy's own (a journal beside the output).
 pub fn read_start(
     path: &Path,

@@ -187,7 +187,11 @@ impl Sidecar {
             let since = SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs());
-            let note = format!("pid {} host {} since {since}\n", std::process::id(), host());
+            let note = format!(
+                "pid {} host {} since {since}\n",
+                std::process::id(),
+                host_name()
+            );
             file.set_len(0).map_err(LockError::Io)?;
             file.rewind().map_err(LockError::Io)?;
             file.write_all(note.as_bytes()).map_err(LockError::Io)?;
@@ -270,11 +274,15 @@ fn describe(note: &str) -> String {
     format!("pid {pid} on host {host}{when}")
 }
 
-fn host() -> String {
-    fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .map(|h| h.trim().to_string())
-        .filter(|h| !h.is_empty() && !h.contains(char::is_whitespace))
+/// This machine's name, as the notes of locks and the claims and attempts of a run directory
+/// record it: one word ("unknown" when there is none), so that a note splits on white space.
+pub fn host_name() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: gethostname writes at most buf.len() bytes into buf.
+    let ok = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } == 0;
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    Some(String::from_utf8_lossy(&buf[..end]).trim().to_string())
+        .filter(|h| ok && !h.is_empty() && !h.contains(char::is_whitespace))
         .unwrap_or_else(|| "unknown".to_string())
 }
 

@@ -25,6 +25,8 @@ use super::{
     array_syntax, last_attempt, parse_array_syntax, parts_text, run_part, split_parts, utc_iso,
     Attempt, AttemptEvent, LastAttempt, LoadedPlan, PartReport, ReportError, Split, PROBES,
 };
+use crate::output::file::write_whole;
+use crate::output::lock::host_name;
 use crate::search::{SearchError, SearchOptions};
 
 /// A run directory that cannot be used as asked (missing, foreign, not empty, unreadable): a
@@ -761,27 +763,6 @@ fn ofd_locked_by_other(file: &File) -> io::Result<bool> {
     Ok(request.l_type != libc::F_UNLCK as libc::c_short)
 }
 
-/// Write `bytes` to `path` whole: a temporary file beside it, fsync, rename, fsync the directory.
-pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let mut temp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        // As for any new file: the umask decides (tempfile's default is owner-only), so that
-        // the other users of a cluster's run directory can read it.
-        .permissions(<fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o666))
-        .tempfile_in(dir)?;
-    temp.write_all(bytes)?;
-    temp.as_file().sync_all()?;
-    temp.persist(path).map_err(|e| e.error)?;
-    File::open(dir)?.sync_all()?;
-    Ok(())
-}
-
 fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
@@ -811,15 +792,4 @@ fn slurm_job() -> Option<String> {
         (Some(job), Some(task)) => Some(format!("{job}_{task}")),
         _ => var("SLURM_JOB_ID"),
     }
-}
-
-pub fn host_name() -> String {
-    let mut buf = [0u8; 256];
-    // SAFETY: gethostname writes at most buf.len() bytes into buf.
-    let ok = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } == 0;
-    if !ok {
-        return "unknown".to_string();
-    }
-    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
-    String::from_utf8_lossy(&buf[..end]).into_owned()
 }
