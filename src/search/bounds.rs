@@ -8,7 +8,7 @@
 
 use crate::board::{Bits, Board, Geometry, LINE_FAMILY_OFFSET, LINE_SLOTS, MAX_SIDE};
 
-use super::lines::{top_sum, FAMILY_SLOTS};
+use super::lines::{ones32, top_sum, FAMILY_SLOTS};
 
 /// A lower bound on γ(N×M), and so on i(N×M) ≥ γ(N×M): min(N, M, ⌈(N+M−2)/4⌉) (Spencer's argument,
 /// as extended to rectangles; see Bozóki, Gál, Marosi and Weakley, "Domination of the rectangular
@@ -361,14 +361,20 @@ pub(crate) struct Forced {
 }
 
 impl FamilyMasks {
-    pub fn rows<const W: usize>(geo: &Geometry<W>, uncovered: &Bits<W>, allowed: &Bits<W>) -> Self {
-        let (rows, cols) = (geo.board.rows(), geo.board.cols());
-        let mut m = FamilyMasks {
+    /// `lines` lines of `width` squares, none uncovered or allowed yet.
+    #[inline(always)]
+    fn empty(lines: usize, width: usize) -> FamilyMasks {
+        FamilyMasks {
             uncovered: [0; MAX_SIDE],
             allowed: [0; MAX_SIDE],
-            lines: rows,
-            width: cols,
-        };
+            lines,
+            width,
+        }
+    }
+
+    pub fn rows<const W: usize>(geo: &Geometry<W>, uncovered: &Bits<W>, allowed: &Bits<W>) -> Self {
+        let (rows, cols) = (geo.board.rows(), geo.board.cols());
+        let mut m = FamilyMasks::empty(rows, cols);
         for r in 0..rows {
             m.uncovered[r] = uncovered.extract(r * cols, cols) as u32;
             m.allowed[r] = allowed.extract(r * cols, cols) as u32;
@@ -379,12 +385,7 @@ impl FamilyMasks {
     /// The columns, with positions along them counted by row.
     pub fn cols<const W: usize>(geo: &Geometry<W>, uncovered: &Bits<W>, allowed: &Bits<W>) -> Self {
         let (rows, cols) = (geo.board.rows(), geo.board.cols());
-        let mut m = FamilyMasks {
-            uncovered: [0; MAX_SIDE],
-            allowed: [0; MAX_SIDE],
-            lines: cols,
-            width: rows,
-        };
+        let mut m = FamilyMasks::empty(cols, rows);
         let col_slot = LINE_FAMILY_OFFSET[1];
         uncovered.for_each(|s| {
             let [r, c, _, _] = geo.lines[s];
@@ -453,7 +454,7 @@ impl FamilyMasks {
     /// completion in which `l` holds no queen has such queens, so when none exist, `l` needs a
     /// queen too.
     pub fn coverable_given(&self, l: usize, target: u64, remaining: usize, required: u32) -> bool {
-        for s in ones(required) {
+        for s in ones32(required) {
             if self.allowed[s] == 0 {
                 // No queen can stand on a line that needs one: no completion at all.
                 return false;
@@ -502,7 +503,7 @@ impl FamilyMasks {
         } else {
             // Squares no queen of a required line can reach are left to the free queens.
             let mut reach = 0u64;
-            for s in ones(required) {
+            for s in ones32(required) {
                 reach |= self.covered_from(s, l);
             }
             if (target & !reach).count_ones() as usize > 3 * free {
@@ -511,7 +512,7 @@ impl FamilyMasks {
         }
         let p = target.trailing_zeros() as usize;
         let need_first = t.saturating_sub(3 * (queens - 1));
-        for s in ones(required) {
+        for s in ones32(required) {
             let hit = best_hit(self.allowed[s] as u64, p, s.abs_diff(l)) & target;
             if hit != 0
                 && hit.count_ones() as usize >= need_first
@@ -634,17 +635,6 @@ fn best_hit(allowed: u64, p: usize, d: usize) -> u64 {
     }
 }
 
-/// The positions of the set bits of `mask`, lowest first.
-fn ones(mut mask: u32) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let i = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            i
-        })
-    })
-}
-
 /// Whether `forced` (the forced lines of the family `masks`, with `family` its index among the
 /// four families) leaves no completion with `remaining` queens:
 /// - more forced lines than queens, or a forced line with no allowed square;
@@ -664,7 +654,7 @@ pub(crate) fn forcing_bound_exceeds(
     if forced.count == 0 {
         return false;
     }
-    for l in ones(forced.lines) {
+    for l in ones32(forced.lines) {
         if masks.allowed[l] == 0 {
             return true;
         }
@@ -678,7 +668,7 @@ pub(crate) fn forcing_bound_exceeds(
             reach += top_sum(&lines, remaining);
             continue;
         }
-        for l in ones(forced.lines) {
+        for l in ones32(forced.lines) {
             reach += lines[l] as usize;
             lines[l] = 0;
         }
@@ -811,63 +801,68 @@ mod tests {
     /// γ queens (no subset of one dominates). Plain recursion over u128 masks, independent of
     /// the search.
     fn dominating_sets(board: Board, k: usize, found: &mut dyn FnMut(&[usize])) {
-        fn go(
-            cover: &[u128],
-            full: u128,
-            covered: u128,
-            forbidden: u128,
-            queens: &mut Vec<usize>,
-            k: usize,
-            found: &mut dyn FnMut(&[usize]),
-        ) {
-            if covered == full {
-                found(queens);
-                return;
-            }
-            if queens.len() == k {
-                return;
-            }
-            let u = (!covered & full).trailing_zeros() as usize;
-            let mut forbidden = forbidden;
-            for q in 0..cover.len() {
-                if cover[u] >> q & 1 == 0 || forbidden >> q & 1 == 1 {
-                    continue;
-                }
-                queens.push(q);
-                go(cover, full, covered | cover[q], forbidden, queens, k, found);
-                queens.pop();
-                forbidden |= 1 << q;
-            }
-        }
-        let (cover, full) = covers(board);
-        go(&cover, full, 0, 0, &mut Vec::new(), k, found);
+        Sets::new(board, k, found).minimal(0, 0, &mut Vec::new());
     }
 
     /// Every subset of at most `k` squares that dominates the board, by plain enumeration.
     fn every_dominating_subset(board: Board, k: usize, found: &mut dyn FnMut(&[usize])) {
-        fn go(
-            cover: &[u128],
-            full: u128,
-            from: usize,
-            covered: u128,
-            queens: &mut Vec<usize>,
-            k: usize,
-            found: &mut dyn FnMut(&[usize]),
-        ) {
-            if covered == full {
-                found(queens);
+        Sets::new(board, k, found).subsets(0, 0, &mut Vec::new());
+    }
+
+    /// The two enumerations of dominating sets above: the board's covers (as u128 masks), at
+    /// most `k` queens, and where each set found goes.
+    struct Sets<'a> {
+        cover: Vec<u128>,
+        full: u128,
+        k: usize,
+        found: &'a mut dyn FnMut(&[usize]),
+    }
+
+    impl<'a> Sets<'a> {
+        fn new(board: Board, k: usize, found: &'a mut dyn FnMut(&[usize])) -> Sets<'a> {
+            let (cover, full) = covers(board);
+            Sets {
+                cover,
+                full,
+                k,
+                found,
             }
-            if queens.len() == k {
+        }
+
+        fn minimal(&mut self, covered: u128, forbidden: u128, queens: &mut Vec<usize>) {
+            if covered == self.full {
+                (self.found)(queens);
                 return;
             }
-            for q in from..cover.len() {
+            if queens.len() == self.k {
+                return;
+            }
+            let u = (!covered & self.full).trailing_zeros() as usize;
+            let mut forbidden = forbidden;
+            for q in 0..self.cover.len() {
+                if self.cover[u] >> q & 1 == 0 || forbidden >> q & 1 == 1 {
+                    continue;
+                }
                 queens.push(q);
-                go(cover, full, q + 1, covered | cover[q], queens, k, found);
+                self.minimal(covered | self.cover[q], forbidden, queens);
+                queens.pop();
+                forbidden |= 1 << q;
+            }
+        }
+
+        fn subsets(&mut self, from: usize, covered: u128, queens: &mut Vec<usize>) {
+            if covered == self.full {
+                (self.found)(queens);
+            }
+            if queens.len() == self.k {
+                return;
+            }
+            for q in from..self.cover.len() {
+                queens.push(q);
+                self.subsets(q + 1, covered | self.cover[q], queens);
                 queens.pop();
             }
         }
-        let (cover, full) = covers(board);
-        go(&cover, full, 0, 0, &mut Vec::new(), k, found);
     }
 
     /// The rows, columns, difference and sum diagonals held by `queens` on an N×M board, as
