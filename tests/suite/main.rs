@@ -12,6 +12,7 @@ mod count;
 mod count_table;
 mod engine;
 mod hostile;
+mod layers;
 mod nqueens;
 mod pdf;
 mod pictures;
