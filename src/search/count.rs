@@ -4,7 +4,7 @@
 //! The search cuts the tree by symmetry (see `space`): of every class of layouts it visits at
 //! least one member, and it visits each member it visits exactly once, but it skips the rest. So
 //! a layout found is counted as follows: of the members of its class that the search visits (a
-//! pure test on the layout, [`Space::visits`]), only the smallest is counted, and it counts as one
+//! pure test on the layout, [`SpaceW::visits`]), only the smallest is counted, and it counts as one
 //! class and as the whole size of its class in layouts. Every class is then counted exactly once,
 //! whatever the order or the threads, and the totals merge by addition across parts, threads and
 //! machines.

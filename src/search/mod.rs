@@ -8,9 +8,11 @@
 //! few levels down so that all cores stay busy to the end. Workers share the best layout's size
 //! through one atomic word (see the `shared` module).
 //!
-//! The files of this folder are layers, each using only those below it (docs/architecture.md
-//! draws them): `lines` at the bottom; `bounds`, `shared`, `record`, `part`, `start`; the
-//! `kernel`; `space`, `heuristic`; `count`; `estimate` and `driver`; this file, the public API.
+//! The files of this folder are layers, each using only files below it (docs/architecture.md
+//! draws them): at the bottom `lines` (line counts and bit tricks), `shared` (the bound the
+//! workers share), `record` (where counted layouts go), `part`, `start`, `error` and `results`;
+//! then `bounds` and `options`; the `kernel`; `heuristic` and `space`; `count` and `estimate`;
+//! the parallel `driver`; and this file, the public API over them.
 
 mod bounds;
 mod count;

@@ -28,7 +28,7 @@ pub enum Phase {
     LocalSearch,
     /// The proof: searching for a layout smaller than the start's `start_queens` (the bound drops
     /// with every smaller one found), about `estimated_nodes` nodes by Knuth's estimator with the
-    /// start's bound (see [`SearchSpace::estimate_by_parts`]).
+    /// start's bound (see [`SearchSpace::estimate_by_parts`](super::SearchSpace::estimate_by_parts)).
     Proving {
         start_queens: usize,
         estimated_nodes: f64,
