@@ -7,19 +7,22 @@
 //! layout up to a size can use them as they are.
 //!
 //! One theorem a file: the line-forcing bound (`forcing`), the collision budget and the border it
-//! leaves (`collisions`), the colour rule of n/2 queens on even boards (`colours`); Spencer's
+//! leaves (`collisions`), the colour rule of n/2 queens on even boards (`colours`), Spencer's bound
+//! for each colour and parity of the empty lines (`grids`); Spencer's
 //! bound, on which the others build, here. The kernel applies them (`kernel/coverage.rs`,
 //! `kernel/rules.rs`); a new rule's theorem and its test against exhaustive search go beside them.
 
 mod collisions;
 mod colours;
 mod forcing;
+mod grids;
 
 use crate::board::Board;
 
 pub(crate) use collisions::{border_waste_exceeds, collision_budget};
 pub(crate) use colours::{half_colours, HalfColours};
 pub(crate) use forcing::{forcing_bound_exceeds, too_many_full_lines, FamilyMasks};
+pub(crate) use grids::{GridCounts, RefutedCache};
 
 /// A lower bound on γ(N×M), and so on i(N×M) ≥ γ(N×M): min(N, M, ⌈(N+M−2)/4⌉) (Spencer's argument,
 /// as extended to rectangles; see Bozóki, Gál, Marosi and Weakley, "Domination of the rectangular
