@@ -2,6 +2,7 @@
 //! only plain loops that walk each queen's row, column and two diagonals over a grid of booleans.
 //! Every layout is passed through here before anybody sees it.
 
+use crate::error::{ErrorKind, Kind};
 use thiserror::Error;
 
 use crate::board::Layout;
@@ -118,6 +119,19 @@ pub fn check_non_attacking(layout: &Layout) -> Result<(), CheckError> {
 pub fn check_independent_dominating(layout: &Layout, expected: usize) -> Result<(), CheckError> {
     check_dominating(layout, expected)?;
     check_non_attacking(layout)
+}
+
+/// A layout that fails the check was given (a search that produces one wraps the error as its own failure).
+impl Kind for CheckError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            CheckError::WrongSize { .. }
+            | CheckError::OffBoard { .. }
+            | CheckError::Repeated { .. }
+            | CheckError::Uncovered { .. }
+            | CheckError::Attacking(..) => ErrorKind::Refusal,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -11,7 +11,9 @@
 
 pub mod board;
 pub mod check;
+pub mod error;
 pub mod export;
+pub mod kinds;
 pub mod nqueens;
 pub mod nqueens_check;
 pub mod output;

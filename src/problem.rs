@@ -24,6 +24,7 @@
 //! compiler into `search` (its kernel reads [`Problem::forbids_attacks`] once per searcher) and
 //! nowhere else: the files, tables, pictures and command line take any `Problem`.
 
+use crate::error::{ErrorKind, Kind};
 use std::fmt;
 use std::str::FromStr;
 
@@ -145,6 +146,12 @@ impl<'de> serde::Deserialize<'de> for Problem {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Problem, D::Error> {
         let name = String::deserialize(deserializer)?;
         name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl Kind for UnknownProblem {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::Refusal
     }
 }
 

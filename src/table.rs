@@ -3,6 +3,7 @@
 //! side by side as jobs of one rayon pool, and reading back the rows of an earlier run
 //! ([`resume`]).
 
+use crate::error::{ErrorKind, Kind};
 use std::cmp::Reverse;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -565,6 +566,28 @@ fn canonical(layout: &Layout) -> Layout {
         layout.transposed()
     } else {
         layout.clone()
+    }
+}
+
+impl Kind for SizeListError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            SizeListError::Empty
+            | SizeListError::NotANumber(_)
+            | SizeListError::Zero(_)
+            | SizeListError::Reversed(_)
+            | SizeListError::TooBig { .. } => ErrorKind::Refusal,
+        }
+    }
+}
+
+impl<E: Kind> Kind for SideBySideError<E> {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            SideBySideError::Cancelled => ErrorKind::Failure,
+            SideBySideError::Search { error, .. } => error.kind(),
+            SideBySideError::Caller(e) => e.kind(),
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 //! the bound never moves and every worker explores exactly the same tree as the sequential search.
 //! An N-queens workload counts every placement, a fixed tree too.
 
+use crate::error::{ErrorKind, Kind};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Instant;
@@ -388,6 +389,27 @@ pub fn thread_counts(max: usize) -> Vec<usize> {
         .collect();
     out.push(max);
     out
+}
+
+impl Kind for WorkloadError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            WorkloadError::Search(e) => e.kind(),
+            WorkloadError::NQueens(e) => e.kind(),
+            WorkloadError::NotAProof(_) => ErrorKind::Failure,
+        }
+    }
+}
+
+impl Kind for BenchError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            BenchError::Pool(_) | BenchError::Changed { .. } | BenchError::Csv(_) => {
+                ErrorKind::Failure
+            }
+            BenchError::Workload(e) => e.kind(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ mod trace_file;
 use std::io::{self, IsTerminal, Write};
 
 use clap::{CommandFactory, Parser, Subcommand};
+use queendom::error::ErrorKind;
 
 /// Exact queen numbers of N×M chessboards: domination γ, independent domination i, N-queens.
 #[derive(Parser, Debug)]
@@ -153,31 +154,35 @@ impl ThreadArgs {
 /// How a command failed; decides the exit code.
 #[derive(Debug)]
 pub enum Failure {
-    /// Bad input from the user: exit 2.
+    /// The command line's own refusal (options that do not go together, beyond what clap
+    /// checks): exit 2.
     Usage(anyhow::Error),
-    /// Anything else: exit 1.
+    /// An error of the library or the system: its kind decides the exit code (see
+    /// [`Failure::exit_code`]).
     Error(anyhow::Error),
     /// Stopped by a signal, the message already printed: exit with this code (130, 143, 129).
     Interrupted(i32),
 }
 
 impl<E: Into<anyhow::Error>> From<E> for Failure {
-    /// The library's refusals (an unusable path, a file that cannot be resumed) are usage errors,
-    /// exit 2; anything else exit 1.
     fn from(e: E) -> Failure {
-        let e = e.into();
-        let refused = e
-            .downcast_ref::<output::OutputError>()
-            .is_some_and(output::OutputError::is_refusal)
-            || e.downcast_ref::<queendom::table::output::TableError>()
-                .is_some_and(queendom::table::output::TableError::is_refusal)
-            || e.is::<queendom::plan::run_dir::RunDirError>()
-            || e.downcast_ref::<queendom::plan::checkpoint::CheckpointError>()
-                .is_some_and(queendom::plan::checkpoint::CheckpointError::is_refusal);
-        if refused {
-            Failure::Usage(e)
-        } else {
-            Failure::Error(e)
+        Failure::Error(e.into())
+    }
+}
+
+impl Failure {
+    /// The one place an error becomes an exit code: a usage error 2; a library error its kind's
+    /// code (2 for a refusal, 1 for a failure), from the first error of its chain that has a kind
+    /// (a context added here has none); an error of no kind 1.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Failure::Usage(_) => ErrorKind::Refusal.exit_code(),
+            Failure::Error(e) => e
+                .chain()
+                .find_map(queendom::kinds::error_kind)
+                .unwrap_or(ErrorKind::Failure)
+                .exit_code(),
+            Failure::Interrupted(code) => *code,
         }
     }
 }
@@ -208,21 +213,20 @@ pub fn run() -> i32 {
         Command::Completions { shell } => completions(shell),
         Command::Manpage => manpage(),
     };
-    match outcome {
-        Ok(()) => 0,
-        Err(Failure::Usage(e)) => {
-            eprintln!("queendom: {e:#}");
-            2
+    let failure = match outcome {
+        Ok(()) => return 0,
+        Err(failure) => failure,
+    };
+    let code = failure.exit_code();
+    match &failure {
+        Failure::Error(e) if output::is_broken_pipe(e) => return 0,
+        Failure::Usage(e) | Failure::Error(e) if code == ErrorKind::Refusal.exit_code() => {
+            eprintln!("queendom: {e:#}")
         }
-        Err(Failure::Error(e)) => {
-            if output::is_broken_pipe(&e) {
-                return 0;
-            }
-            eprintln!("queendom: error: {e:#}");
-            1
-        }
-        Err(Failure::Interrupted(code)) => code,
+        Failure::Usage(e) | Failure::Error(e) => eprintln!("queendom: error: {e:#}"),
+        Failure::Interrupted(_) => {}
     }
+    code
 }
 
 /// Report a command line clap refused (exit 2), or print the help or version it was asked for

@@ -357,8 +357,9 @@ impl Worker<'_> {
                 *code,
                 Some(signal_name(*code).to_string()),
             ),
-            Err(Failure::Usage(e)) => (AttemptEvent::Failed, 2, Some(format!("{e:#}"))),
-            Err(Failure::Error(e)) => (AttemptEvent::Failed, 1, Some(format!("{e:#}"))),
+            Err(f @ (Failure::Usage(e) | Failure::Error(e))) => {
+                (AttemptEvent::Failed, f.exit_code(), Some(format!("{e:#}")))
+            }
         };
         if let Err(e) = run.record_attempt(k, event, Some(exit), why) {
             eprintln!("queendom: part {k}: cannot record how the attempt ended ({e})");

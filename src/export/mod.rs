@@ -20,6 +20,7 @@ mod read;
 mod tsv;
 mod xlsx;
 
+use crate::error::{ErrorKind, Kind};
 use std::fmt;
 
 use thiserror::Error;
@@ -284,6 +285,25 @@ fn row_texts(row: &dyn Row) -> Vec<String> {
         .iter()
         .map(|&c| row.cell(c).text())
         .collect()
+}
+
+impl Kind for ExportError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            ExportError::Csv(_)
+            | ExportError::Json(_)
+            | ExportError::Io(_)
+            | ExportError::Xlsx(_) => ErrorKind::Failure,
+        }
+    }
+}
+
+impl Kind for FormatError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            FormatError::NotSquare { .. } => ErrorKind::Refusal,
+        }
+    }
 }
 
 #[cfg(test)]

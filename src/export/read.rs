@@ -2,6 +2,7 @@
 //! resuming a file, `plot` and `report` drawing one), on top of each format's own
 //! [`super::Format::read_row`].
 
+use crate::error::{ErrorKind, Kind};
 use std::collections::HashMap;
 
 use thiserror::Error;
@@ -99,5 +100,17 @@ impl<'a> RowReader<'a> {
             .check(&layout, fields.queens)
             .map_err(|error| LineError::Check { line, board, error })?;
         Ok(layout)
+    }
+}
+
+impl Kind for LineError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            LineError::BadRow { .. }
+            | LineError::BadBoard { .. }
+            | LineError::Repeated { .. }
+            | LineError::BadLayout { .. }
+            | LineError::Check { .. } => ErrorKind::Refusal,
+        }
     }
 }

@@ -2,6 +2,7 @@
 //! each cell on a colour that grows with it. Marked cells: where the number meets the known lower
 //! bound min(N, M, ⌈(N+M−2)/4⌉), and, when both tables are drawn, where i > γ.
 
+use crate::error::{ErrorKind, Kind};
 use std::fmt::Write;
 
 use thiserror::Error;
@@ -800,6 +801,26 @@ fn odd_mark(out: &mut String, x: f64, y: f64, cell: f64) {
         dark = MARK_DARK.hex(),
         light = MARK_LIGHT.hex(),
     );
+}
+
+impl Kind for TablesError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            TablesError::SameProblem(_) | TablesError::IndependentBelowGamma { .. } => {
+                ErrorKind::Refusal
+            }
+        }
+    }
+}
+
+impl Kind for HeatmapError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            HeatmapError::OutsideScale { .. } | HeatmapError::DifferenceNeedsBoth => {
+                ErrorKind::Refusal
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! is read with the exporters' own reader and every layout re-checked, so a picture never shows a
 //! number its file cannot back.
 
+use crate::error::{ErrorKind, Kind};
 use std::collections::BTreeMap;
 
 use thiserror::Error;
@@ -155,6 +156,21 @@ pub fn read_table(contents: &[u8]) -> Result<PlotTable, TableFileError> {
     match problem {
         Some((problem, _)) => Ok(PlotTable { problem, layouts }),
         None => Err(TableFileError::NoRows),
+    }
+}
+
+impl Kind for TableFileError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            TableFileError::Empty
+            | TableFileError::NotText
+            | TableFileError::NoLayouts(_)
+            | TableFileError::Foreign(_)
+            | TableFileError::NoRows
+            | TableFileError::UnknownProblem { .. }
+            | TableFileError::MixedProblems { .. }
+            | TableFileError::Line(_) => ErrorKind::Refusal,
+        }
     }
 }
 

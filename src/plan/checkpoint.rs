@@ -2,6 +2,7 @@
 //! run directory, run part after part on this machine and merged, so that an interrupted run
 //! loses at most the part in progress.
 
+use crate::error::{ErrorKind, Kind};
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
@@ -169,18 +170,21 @@ pub fn solve_checkpointed(
     Ok((answer.layout.clone(), answer.nodes))
 }
 
-impl CheckpointError {
-    /// A refusal of the directory, not a failure of the search.
-    pub fn is_refusal(&self) -> bool {
-        matches!(self, CheckpointError::Refused(_))
-    }
-}
-
 impl From<SearchError> for CheckpointError {
     fn from(e: SearchError) -> CheckpointError {
         match e {
             SearchError::Cancelled => CheckpointError::Cancelled(0, 0),
             e => CheckpointError::Search(e),
+        }
+    }
+}
+
+impl Kind for CheckpointError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            CheckpointError::Refused(e) => e.kind(),
+            CheckpointError::Search(e) => e.kind(),
+            CheckpointError::Cancelled(..) | CheckpointError::Failed(_) => ErrorKind::Failure,
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Merging the reports of a plan's parts into the answer for every board.
 
+use crate::error::{ErrorKind, Kind};
 use thiserror::Error;
 
 use std::collections::HashMap;
@@ -481,6 +482,24 @@ fn certify(
         )));
     }
     Ok(())
+}
+
+/// Parts still to run, or a count that contradicts the plan's size, are failures (run them, plan again); results or a plan that do not prove what they claim are refused like a foreign file.
+impl Kind for MergeError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            MergeError::Missing { .. }
+            | MergeError::NotMinimum { .. }
+            | MergeError::NoLayout { .. }
+            | MergeError::NoBoard(_) => ErrorKind::Failure,
+            MergeError::Plan(_)
+            | MergeError::Unproven { .. }
+            | MergeError::Uncovered { .. }
+            | MergeError::Overlap { .. }
+            | MergeError::BadCount { .. }
+            | MergeError::Check(_) => ErrorKind::Refusal,
+        }
+    }
 }
 
 #[cfg(test)]

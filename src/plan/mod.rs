@@ -21,6 +21,7 @@ pub mod run_dir;
 mod split;
 pub mod status;
 
+use crate::error::{ErrorKind, Kind};
 use std::fmt;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -426,5 +427,18 @@ impl LoadedPlan {
         n.saturating_sub(1)
     ));
         out
+    }
+}
+
+/// A plan file that this build cannot run: the run directory is at fault.
+impl Kind for PlanError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            PlanError::NotAPlan(_)
+            | PlanError::Version { .. }
+            | PlanError::QueendomVersion { .. }
+            | PlanError::Inconsistent(_)
+            | PlanError::OtherSearch { .. } => ErrorKind::Refusal,
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! Part reports: what one part of a plan gave, as stored in the run's `results/` folder.
 
+use crate::error::{ErrorKind, Kind};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -336,4 +337,17 @@ fn check_classes(plan: &LoadedPlan, board: Board, c: &CountReport) -> Result<(),
         ));
     }
     Ok(())
+}
+
+/// A result file that is foreign, corrupt or forged.
+impl Kind for ReportError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            ReportError::NotAReport(_)
+            | ReportError::OtherPlan(_)
+            | ReportError::WrongPart { .. }
+            | ReportError::Mismatch { .. }
+            | ReportError::Check(_) => ErrorKind::Refusal,
+        }
+    }
 }

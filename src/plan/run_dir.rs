@@ -13,6 +13,7 @@
 //! result (the part is run again) or a complete one. The lock is the kernel's, so a worker that
 //! dies, even by `kill -9`, releases its part at once.
 
+use crate::error::{ErrorKind, Kind};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -822,4 +823,19 @@ pub fn host_name() -> String {
     }
     let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
     String::from_utf8_lossy(&buf[..end]).into_owned()
+}
+
+impl Kind for RunDirError {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::Refusal
+    }
+}
+
+impl Kind for SplitRunError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            SplitRunError::Refused(e) => e.kind(),
+            SplitRunError::Failed(_) => ErrorKind::Failure,
+        }
+    }
 }

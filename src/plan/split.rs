@@ -8,6 +8,7 @@
 //! so the plan stays sorted. Every other part keeps its path, queens and estimate, and every result
 //! of those parts stays true: only its plan id and index change.
 
+use crate::error::{ErrorKind, Kind};
 use thiserror::Error;
 
 use crate::search::{Goal, Incumbent, PartPath};
@@ -140,4 +141,12 @@ fn descendants(
             estimate: e.round(),
         })
         .collect())
+}
+
+impl Kind for SplitError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            SplitError::NoSuchPart { .. } | SplitError::Leaf(_) => ErrorKind::Refusal,
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! N-queens tables: the boards of a table of square boards or of rectangles, the count of each
 //! (a board and its transpose share one), and the kept rows of a resumed table counted again.
 
+use crate::error::{ErrorKind, Kind};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -177,6 +178,21 @@ fn searched(board: Board) -> Board {
         board
     } else {
         board.transposed()
+    }
+}
+
+impl Kind for CountError {
+    fn kind(&self) -> ErrorKind {
+        self.source.kind()
+    }
+}
+
+impl Kind for RecountError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            RecountError::Count(e) => e.kind(),
+            RecountError::Differs(e) => e.kind(),
+        }
     }
 }
 

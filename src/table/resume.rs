@@ -22,6 +22,7 @@
 //! No row is longer than [`MAX_LINE_BYTES`]: a longer line is refused, and a caller need read no
 //! more of a file than that many bytes per line, for as many lines as a table can have.
 
+use crate::error::{ErrorKind, Kind};
 use std::collections::{HashMap, HashSet};
 
 use thiserror::Error;
@@ -754,6 +755,29 @@ pub fn reprove(
         }
     }
     Ok(count)
+}
+
+impl Kind for ResumeError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            ResumeError::NotResumable { .. }
+            | ResumeError::NotText { .. }
+            | ResumeError::LongLine { .. }
+            | ResumeError::PartialLine { .. }
+            | ResumeError::Header { .. }
+            | ResumeError::OtherKind { .. }
+            | ResumeError::OtherProblem { .. }
+            | ResumeError::NotRequested { .. }
+            | ResumeError::Line(_)
+            | ResumeError::Digest { .. }
+            | ResumeError::NotMinimal { .. }
+            | ResumeError::WrongCounts { .. }
+            | ResumeError::NoDigest { .. }
+            | ResumeError::Impossible { .. }
+            | ResumeError::Transposes { .. } => ErrorKind::Refusal,
+            ResumeError::Search { error, .. } => error.kind(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! standard output. A closed pipe on standard output is not a failure (the reader went away, as
 //! `head` does); a closed standard output (`>&-`) is, since the output would be lost.
 
-pub use queendom::output::{check_stdout, OutFile, OutputError, Target};
+pub use queendom::output::{check_stdout, OutFile, Target};
 
 use std::io;
 
