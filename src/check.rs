@@ -2,10 +2,10 @@
 //! only plain loops that walk each queen's row, column and two diagonals over a grid of booleans.
 //! Every layout is passed through here before anybody sees it.
 
-use crate::error::{ErrorKind, Kind};
 use thiserror::Error;
 
 use crate::board::Layout;
+use crate::error::{ErrorKind, Kind};
 
 /// What is wrong with a layout. Any of these coming from a search result is a bug in the search.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

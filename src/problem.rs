@@ -24,7 +24,6 @@
 //! compiler into `search` (its kernel reads [`Problem::forbids_attacks`] once per searcher) and
 //! nowhere else: the files, tables, pictures and command line take any `Problem`.
 
-use crate::error::{ErrorKind, Kind};
 use std::fmt;
 use std::str::FromStr;
 
@@ -32,6 +31,7 @@ use thiserror::Error;
 
 use crate::board::Layout;
 use crate::check::{check_dominating, check_independent_dominating, CheckError};
+use crate::error::{ErrorKind, Kind};
 
 /// Which number to compute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

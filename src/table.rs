@@ -3,7 +3,6 @@
 //! side by side as jobs of one rayon pool, and reading back the rows of an earlier run
 //! ([`resume`]).
 
-use crate::error::{ErrorKind, Kind};
 use std::cmp::Reverse;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -13,6 +12,7 @@ use std::time::Instant;
 use thiserror::Error;
 
 use crate::board::{Board, Layout, MAX_SIDE};
+use crate::error::{ErrorKind, Kind};
 use crate::row::{LayoutTotals, RowKind, TableRow};
 use crate::search::{count, solve, Problem, SearchError, SearchOptions};
 use crate::trace::{thread_cpu_seconds, ChildSplit, TaskIdentity, TaskKind};

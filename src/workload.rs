@@ -5,12 +5,12 @@
 //! the bound never moves and every worker explores exactly the same tree as the sequential search.
 //! An N-queens workload counts every placement, a fixed tree too.
 
-use crate::error::{ErrorKind, Kind};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Instant;
 
 use crate::board::Board;
+use crate::error::{ErrorKind, Kind};
 use crate::nqueens::{count_placements_traced, NQueensError};
 use crate::search::{search_at_most, Problem, SearchError, SearchOptions};
 use crate::trace::Trace;

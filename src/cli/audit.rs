@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use queendom::plan::{
-    array_syntax, audit_part, audit_verdict, merge, parse_array_syntax, sample_parts, MergeError,
+    array_syntax, audit_part, audit_verdict, merge, parse_array_syntax, sample_parts, AuditError,
 };
 use queendom::search::{SearchError, SearchOptions};
 
@@ -63,14 +63,12 @@ pub fn run(args: AuditArgs) -> Result<(), Failure> {
     }
     let results = run.read_results();
     if let Some((path, why)) = results.refused.first() {
-        return Err(usage(format!("{}: {why}", path.display())));
+        let (path, why) = (path.clone(), why.clone());
+        return Err(AuditError::RefusedResult { path, why }.into());
     }
-    let merged = merge(&run.plan, &results.reports).map_err(|e| match e {
-        MergeError::Missing { .. } => Failure::Error(anyhow::anyhow!(
-            "{}: {e}; an audit checks a merged run",
-            args.run.display()
-        )),
-        _ => usage(format!("{}: {e}", args.run.display())),
+    let merged = merge(&run.plan, &results.reports).map_err(|error| AuditError::NotMerged {
+        run: args.run.clone(),
+        error,
     })?;
     let interrupt = Interrupt::register()?;
     let pool = args.threads.pool()?;
@@ -99,7 +97,7 @@ pub fn run(args: AuditArgs) -> Result<(), Failure> {
                 );
                 return Err(Failure::Interrupted(interrupt.exit_code()));
             }
-            Err(e) => return Err(Failure::Error(e.into())),
+            Err(e) => return Err(e.into()),
         };
         let spent = (cpu_seconds() - before).max(0.0);
         cpu += spent;
@@ -109,10 +107,7 @@ pub fn run(args: AuditArgs) -> Result<(), Failure> {
         }
         print(&audit.line(&run.plan, rank_of[k], spent))?;
     }
-    match audit_verdict(chosen.len(), &failed, nodes, cpu) {
-        Ok(summary) => print(&summary),
-        Err(why) => Err(Failure::Error(anyhow::anyhow!(why))),
-    }
+    print(&audit_verdict(chosen.len(), &failed, nodes, cpu)?)
 }
 
 /// The parts to audit (`--parts`, or a sample) and how they were chosen, in words.

@@ -5,9 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use queendom::error::{ErrorKind, Kind};
 use queendom::plan::{
-    build, merge, parts_text, time_text, AttemptEvent, MergeError, PlanGoal, PlanRequest,
-    TableAxes, MIN_PART_NODES, PROBES,
+    build, merge, parts_text, time_text, AttemptEvent, PlanGoal, PlanRequest, TableAxes,
+    MIN_PART_NODES, PROBES,
 };
 use queendom::row::RowKind;
 use queendom::search::{SearchError, SearchOptions};
@@ -511,15 +512,14 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
             list.join("; ")
         )));
     }
-    let merged = merge(&run.plan, &results.reports).map_err(|e| match e {
-        // Results or a plan that do not prove what they claim: refused like a foreign file.
-        MergeError::Plan(_)
-        | MergeError::Unproven { .. }
-        | MergeError::Uncovered { .. }
-        | MergeError::Overlap { .. }
-        | MergeError::BadCount { .. } => usage(format!("{}: {e}", args.run.display())),
+    let merged = merge(&run.plan, &results.reports).map_err(|e| match e.kind() {
+        // Results or a plan that do not prove what they claim: refused like a foreign file,
+        // named with the run.
+        ErrorKind::Refusal => {
+            Failure::from(anyhow::Error::new(e).context(args.run.display().to_string()))
+        }
         // Missing parts (run them), or a count that contradicts the plan's size.
-        _ => Failure::Error(anyhow::anyhow!("{e}")),
+        ErrorKind::Failure => e.into(),
     })?;
     if let Some((axes, spec)) = table {
         let rows = merged.table_rows(problem, axes)?;

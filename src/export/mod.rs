@@ -20,12 +20,12 @@ mod read;
 mod tsv;
 mod xlsx;
 
-use crate::error::{ErrorKind, Kind};
 use std::fmt;
 
 use thiserror::Error;
 
 use crate::board::Board;
+use crate::error::{ErrorKind, Kind};
 use crate::row::{Column, Row, RowFields, RowKind, RowReadError};
 use crate::search::Problem;
 

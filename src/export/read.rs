@@ -2,7 +2,6 @@
 //! resuming a file, `plot` and `report` drawing one), on top of each format's own
 //! [`super::Format::read_row`].
 
-use crate::error::{ErrorKind, Kind};
 use std::collections::HashMap;
 
 use thiserror::Error;
@@ -10,6 +9,7 @@ use thiserror::Error;
 use super::Format;
 use crate::board::{Board, BoardError, Layout, LayoutParseError};
 use crate::check::CheckError;
+use crate::error::{ErrorKind, Kind};
 use crate::row::{Column, RowFields, RowReadError};
 use crate::search::Problem;
 

@@ -5,13 +5,13 @@
 pub mod file;
 pub mod lock;
 
-use crate::error::{ErrorKind, Kind};
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::PathBuf;
 
+use crate::error::{ErrorKind, Kind};
 use thiserror::Error;
 
 pub use file::OutFile;

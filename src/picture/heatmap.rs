@@ -2,7 +2,6 @@
 //! each cell on a colour that grows with it. Marked cells: where the number meets the known lower
 //! bound min(N, M, ⌈(N+M−2)/4⌉), and, when both tables are drawn, where i > γ.
 
-use crate::error::{ErrorKind, Kind};
 use std::fmt::Write;
 
 use thiserror::Error;
@@ -13,6 +12,7 @@ use super::svg::{self, num, text, Anchor, Rgb};
 use super::table_file::PlotTable;
 use super::{board_anchor, PictureError};
 use crate::board::{Board, Layout};
+use crate::error::{ErrorKind, Kind};
 use crate::search::Problem;
 
 /// The lower bound on γ(N×M), and so on i(N×M) ≥ γ(N×M), that issue 12 asks the pictures to mark:

@@ -5,10 +5,10 @@
 //! viridis and cividis do. Because the order is carried by lightness, it reads in grey and under
 //! the common colour-vision deficiencies; the tests check it under a deuteranopia simulation.
 
-use crate::error::{ErrorKind, Kind};
 use thiserror::Error;
 
 use super::svg::Rgb;
+use crate::error::{ErrorKind, Kind};
 
 /// The values a heatmap's colours run over: `lo` gets the palest colour, `hi` the darkest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,12 +3,12 @@
 //! is read with the exporters' own reader and every layout re-checked, so a picture never shows a
 //! number its file cannot back.
 
-use crate::error::{ErrorKind, Kind};
 use std::collections::BTreeMap;
 
 use thiserror::Error;
 
 use crate::board::{Board, Layout};
+use crate::error::{ErrorKind, Kind};
 use crate::export::Format;
 use crate::export::{LineError, RowReader};
 use crate::row::{Column, RowKind};

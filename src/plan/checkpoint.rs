@@ -2,7 +2,6 @@
 //! run directory, run part after part on this machine and merged, so that an interrupted run
 //! loses at most the part in progress.
 
-use crate::error::{ErrorKind, Kind};
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
@@ -10,6 +9,7 @@ use thiserror::Error;
 use super::run_dir::{PlanLock, RunDir, RunDirError, WorkError, PLAN_FILE};
 use super::{build, merge, PlanGoal, PlanRequest, PROBES};
 use crate::board::{Board, Layout};
+use crate::error::{ErrorKind, Kind};
 use crate::search::{Problem, SearchError, SearchOptions};
 
 /// With `--checkpoint`, parts are not cut below a second or two of search: a finished part costs

@@ -21,7 +21,6 @@ pub mod run_dir;
 mod split;
 pub mod status;
 
-use crate::error::{ErrorKind, Kind};
 use std::fmt;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -31,15 +30,17 @@ use sha2::{Digest, Sha256};
 use thiserror::Error;
 
 use crate::board::{Board, Layout};
+use crate::error::{ErrorKind, Kind};
 use crate::search::{Incumbent, PartPath, Problem, Rank, SearchSpace};
 
 pub use attempts::{
     age, last_attempt, slurm_time, time_text, utc_iso, Attempt, AttemptEvent, LastAttempt,
 };
-pub use audit::{audit_part, audit_verdict, sample_parts, PartAudit};
+pub use audit::{audit_part, audit_verdict, sample_parts, AuditError, PartAudit};
 pub use build::{build, PlanRequest, MIN_PART_NODES, PROBES};
 pub use merge::{
     array_syntax, count_contradiction, merge, parse_array_syntax, BoardAnswer, MergeError, Merged,
+    PartListError,
 };
 pub use report::{run_part, CountReport, FoundReport, PartReport, PartRun, ReportError};
 pub use split::{split_parts, Split, SplitError};

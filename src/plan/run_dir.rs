@@ -13,7 +13,6 @@
 //! result (the part is run again) or a complete one. The lock is the kernel's, so a worker that
 //! dies, even by `kill -9`, releases its part at once.
 
-use crate::error::{ErrorKind, Kind};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -26,6 +25,7 @@ use super::{
     array_syntax, last_attempt, parse_array_syntax, parts_text, run_part, split_parts, utc_iso,
     Attempt, AttemptEvent, LastAttempt, LoadedPlan, PartReport, ReportError, Split, PROBES,
 };
+use crate::error::{ErrorKind, Kind};
 use crate::search::{SearchError, SearchOptions};
 
 /// A run directory that cannot be used as asked (missing, foreign, not empty, unreadable): a
@@ -422,9 +422,23 @@ impl RunDir {
     }
 }
 
+/// Why a part was not run to a stored result.
+#[derive(Debug, Error)]
 pub enum WorkError {
+    #[error(transparent)]
     Search(SearchError),
+    /// The result cannot be stored.
+    #[error("{0}")]
     Io(io::Error),
+}
+
+impl Kind for WorkError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            WorkError::Search(e) => e.kind(),
+            WorkError::Io(e) => Kind::kind(e),
+        }
+    }
 }
 
 /// The right to create the plan of a run directory (`claims/plan.lock`), so that processes that

@@ -8,9 +8,9 @@
 //! so the plan stays sorted. Every other part keeps its path, queens and estimate, and every result
 //! of those parts stays true: only its plan id and index change.
 
-use crate::error::{ErrorKind, Kind};
 use thiserror::Error;
 
+use crate::error::{ErrorKind, Kind};
 use crate::search::{Goal, Incumbent, PartPath};
 
 use super::build::seed;

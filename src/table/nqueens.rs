@@ -1,7 +1,6 @@
 //! N-queens tables: the boards of a table of square boards or of rectangles, the count of each
 //! (a board and its transpose share one), and the kept rows of a resumed table counted again.
 
-use crate::error::{ErrorKind, Kind};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -10,6 +9,7 @@ use thiserror::Error;
 use super::resume::{KeptRow, ResumeError};
 use super::{boards, square_boards, SizeList};
 use crate::board::Board;
+use crate::error::{ErrorKind, Kind};
 use crate::nqueens::{count_placements_traced, count_rectangular, NQueensError};
 use crate::row::{NQueensRow, RowKind};
 use crate::trace::Trace;

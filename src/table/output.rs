@@ -17,7 +17,6 @@
 //! through the output policy ([`crate::output`]) before anything is read. The writer prints
 //! nothing: what a command might tell the user is in [`Output::take_notes`].
 
-use crate::error::{ErrorKind, Kind};
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, IsTerminal};
@@ -30,6 +29,7 @@ use super::resume::{
     MAX_LINE_BYTES,
 };
 use crate::board::Board;
+use crate::error::{ErrorKind, Kind};
 use crate::export::{Export, ExportError, Format, Subject};
 use crate::output::file::{cannot_write, read_start};
 use crate::output::{check_stdout, OutFile, OutputError, Sink, Target};

@@ -22,12 +22,12 @@
 //! No row is longer than [`MAX_LINE_BYTES`]: a longer line is refused, and a caller need read no
 //! more of a file than that many bytes per line, for as many lines as a table can have.
 
-use crate::error::{ErrorKind, Kind};
 use std::collections::{HashMap, HashSet};
 
 use thiserror::Error;
 
 use crate::board::Board;
+use crate::error::{ErrorKind, Kind};
 use crate::export::{FieldSyntax, Format, LineError, LinePattern, PatternField, RowReader};
 use crate::plan::count_contradiction;
 use crate::row::{CellKind, Column, NQueensRow, Row, RowKind, TableRow};
