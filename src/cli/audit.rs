@@ -14,17 +14,11 @@ use super::{print, usage, Failure, ThreadArgs};
 use queendom::plan::run_dir::{cpu_seconds, RunDir};
 
 const AUDIT_HELP: &str = "\
-merge checks what every result claims; audit checks that the claims are true. Each chosen part
-is searched again with the merged answer as its bound: for a minimum, no layout of the part may
-come before the answer (whatever the part found); for a count, the part must hold the layouts and
-classes its result says. The sample is reproducible: the same --seed chooses the same parts on
-every machine. Exit codes: 0 every audited claim holds; 1 some claim fails (the parts are named);
-2 the run does not merge (forged or foreign results), or a bad command line; 130/143/129
-interrupted.
-
-As a Slurm job array, one task per sampled part:
+Example, as a Slurm job array of one task per sampled part:
   sbatch --array=$(queendom audit RUN --sample 5% --seed 7 --list) \\
-      --wrap 'queendom audit RUN --parts $SLURM_ARRAY_TASK_ID -j 1'";
+      --wrap 'queendom audit RUN --parts $SLURM_ARRAY_TASK_ID -j 1'
+Exit codes: 0 every audited claim holds; 1 some claim fails; 2 the run does not merge, or a bad
+command line; 130/143/129 interrupted. More: docs/commands.md, or `queendom manpage`.";
 
 #[derive(clap::Args, Debug)]
 #[command(after_long_help = AUDIT_HELP)]

@@ -288,10 +288,24 @@ fn manpage() -> Result<(), Failure> {
             continue;
         }
         let name = format!("queendom-{}", sub.get_name());
-        let sub = sub.clone().display_name(name).version(VERSION);
+        let mut sub = sub.clone().display_name(name).version(VERSION);
+        if let Some(text) = details(sub.get_name()) {
+            sub = sub.after_long_help(text);
+        }
         clap_mangen::Man::new(sub).render(&mut bytes)?;
     }
     print(&String::from_utf8_lossy(&bytes))
+}
+
+/// The details `queendom help COMMAND` leaves out, for the manual page: the section `## COMMAND`
+/// of docs/commands.md.
+fn details(command: &str) -> Option<&'static str> {
+    const DETAILS: &str = include_str!("../../docs/commands.md");
+    let start = DETAILS.find(&format!("\n## {command}\n"))? + command.len() + 5;
+    let end = DETAILS[start..]
+        .find("\n## ")
+        .map_or(DETAILS.len(), |e| start + e);
+    Some(DETAILS[start..end].trim())
 }
 
 /// Whether stderr is a terminal (progress bars are drawn only then).

@@ -28,20 +28,12 @@ use queendom::plan::status::StatusReport;
 pub const NOTHING_LEFT: i32 = 3;
 
 const PLAN_HELP: &str = "\
-A plan directory holds plan.json (boards, problem, start layouts, the parts in search order with
-their estimated cost; its SHA-256 is the plan's id), results/ (one file per finished part, each
-written whole) and claims/ (a lock per part while a worker runs it). Run the parts with
-`queendom work RUN --next --until-done` on any number of machines sharing the directory (one per
-core, with -j 1: each claims the next free part until none is left, in one process), or as Slurm
-array tasks with `queendom work RUN --part K` (K = 0 .. parts-1; without --part, K comes from
-SLURM_ARRAY_TASK_ID; see scripts/slurm/submit.sh); watch with `queendom status RUN`; then
-`queendom merge RUN`.
-
 Example, γ(19×19) on a machine with 2 cores:
   queendom plan 19x19 --parts 4000 -o q19
   queendom work q19 --next --until-done -j 1 &
   queendom work q19 --next --until-done -j 1; wait
-  queendom merge q19";
+  queendom merge q19
+The run directory, Slurm arrays and splitting parts: docs/cluster.md; More: docs/commands.md, or `queendom manpage`.";
 
 #[derive(clap::Args, Debug)]
 #[command(after_long_help = PLAN_HELP)]
@@ -196,14 +188,11 @@ fn split(dir: &Path, parts: &str, share: f64, threads: &ThreadArgs) -> Result<()
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
-Without --part, --rank or --next, the rank comes from SLURM_ARRAY_TASK_ID (a Slurm job array: task R
-runs the part --rank R names, so the array starts with the largest parts). A part that already has a
-result is not run again (exit 0), nor is a part another worker holds (exit 0, with a note: a second
-submission can run beside the first). Every attempt is recorded in RUN/attempts/ (started, finished,
-interrupted, failed; host, UTC time, exit), which `queendom status` shows. Exit codes: 0 the part is
-done (--until-done: no part is left to claim); 1 failure (the result cannot be stored: checked before
-the search); 2 bad command line or run directory; 3 (--next) no part left to claim; 130/143/129
-interrupted by SIGINT/SIGTERM/SIGHUP (nothing of the part in progress is kept).")]
+Examples:
+  queendom work RUN --next --until-done -j 1    claim and run parts until none is left
+  queendom work RUN --part 17                   one part (in a Slurm array: SLURM_ARRAY_TASK_ID)
+Exit codes: 0 done; 1 failure; 2 bad command line or run directory; 3 (--next) no part left;
+130/143/129 interrupted. More: docs/commands.md, or `queendom manpage`.")]
 pub struct WorkArgs {
     /// The plan directory.
     #[arg(value_name = "RUN")]
@@ -461,10 +450,10 @@ pub fn status(args: StatusArgs) -> Result<(), Failure> {
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
-A one-board plan prints its answer as `solve` (or `count`) does; a table plan writes the table as
-`table` does (csv to stdout, or -o FILE, any --format). Exit codes: 0 merged; 1 parts missing
-(run them and merge again); 2 a result file is foreign (another plan), corrupt, or fails the
-independent check, or a bad command line. Nothing is written unless the merge succeeds.")]
+Example:
+  queendom merge q19 -o q19.txt
+Exit codes: 0 merged; 1 parts missing; 2 a result file foreign, corrupt or failing the check, or
+a bad command line. More: docs/commands.md, or `queendom manpage`.")]
 pub struct MergeArgs {
     /// The plan directory.
     #[arg(value_name = "RUN")]
