@@ -56,6 +56,7 @@ pub fn error_kind(error: &(dyn Error + 'static)) -> Option<ErrorKind> {
         plan::PartListError,
         plan::AuditError,
         plan::run_dir::WorkError,
+        plan::worker::WorkerError,
         plan::ReportError,
         plan::run_dir::RunDirError,
         plan::run_dir::SplitRunError,

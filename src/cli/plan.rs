@@ -6,10 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use queendom::error::{ErrorKind, Kind};
-use queendom::plan::{
-    build, merge, parts_text, time_text, AttemptEvent, PlanGoal, PlanRequest, TableAxes,
-    MIN_PART_NODES, PROBES,
-};
+use queendom::plan::{build, merge, PlanGoal, PlanRequest, TableAxes, MIN_PART_NODES, PROBES};
 use queendom::row::RowKind;
 use queendom::search::{SearchError, SearchOptions};
 use queendom::table::output::{choose_format, whole_table, TableSpec};
@@ -23,6 +20,7 @@ use super::trace_file::TraceArgs;
 use super::{print, usage, Failure, ProblemArgs, ThreadArgs};
 use queendom::plan::run_dir::{Claim, PlanLock, RunDir, SplitRunError, WorkError, SPLIT_SHARE};
 use queendom::plan::status::StatusReport;
+use queendom::plan::worker::{AttemptEnd, Note, PartChoice};
 
 /// Exit code of `work --next` when no part is left to claim.
 pub const NOTHING_LEFT: i32 = 3;
@@ -253,14 +251,30 @@ pub fn work(args: WorkArgs) -> Result<(), Failure> {
         },
         interrupt: &interrupt,
     };
+    let mut say = |note: Note| eprintln!("queendom: {note}");
     if args.next {
-        worker.next()
-    } else {
-        worker.named()
+        let found = run.run_next(args.until_done, &mut say, |k, claim, say| {
+            worker.attempt(k, claim, say)
+        })?;
+        return if found {
+            Ok(())
+        } else {
+            Err(Failure::Interrupted(NOTHING_LEFT))
+        };
+    }
+    let choice = match (args.part, args.rank) {
+        (Some(k), _) => PartChoice::Part(k),
+        (None, Some(r)) => PartChoice::Rank(r),
+        (None, None) => PartChoice::SlurmTask,
+    };
+    let k = run.chosen_part(choice)?;
+    match run.claim_named(k, &mut say)? {
+        Some(claim) => worker.attempt(k, claim, &mut say),
+        None => Ok(()),
     }
 }
 
-/// A worker on a run directory: the part it is told, or the next ones free.
+/// What a worker on a run directory needs to search a part.
 struct Worker<'a> {
     run: &'a RunDir,
     args: &'a WorkArgs,
@@ -270,96 +284,25 @@ struct Worker<'a> {
 }
 
 impl Worker<'_> {
-    /// `--part K`, `--rank R`, or the rank SLURM_ARRAY_TASK_ID says.
-    fn named(&self) -> Result<(), Failure> {
-        let (run, args) = (self.run, self.args);
-        let k = match (args.part, args.rank) {
-            (Some(k), _) => run.part_number(k)?,
-            (None, Some(r)) => run.part_at_rank(r)?,
-            (None, None) => run.part_at_rank(slurm_task()?)?,
-        };
-        match run.read_result(k) {
-            Ok(Some(_)) => {
-                eprintln!("queendom: part {k} is already done");
-                return Ok(());
-            }
-            Ok(None) => {}
-            Err(why) => eprintln!("queendom: part {k}: replacing its result file ({why})"),
-        }
-        match run.claim(k)? {
-            Ok(claim) => self.run_claimed(k, claim),
-            Err(holder) => {
-                // A second submission beside the first: the part is in hand, not failed.
-                eprintln!(
-                    "queendom: part {k} is being run by another worker ({}); skipped, not run twice",
-                    holder_text(&holder)
-                );
-                Ok(())
-            }
-        }
-    }
-
-    /// `--next`: claim the largest free part and run it; with `--until-done`, until none is left.
-    fn next(&self) -> Result<(), Failure> {
-        let (run, args) = (self.run, self.args);
-        let order = run.plan.claim_order();
-        let mut from = 0;
-        let mut ran = 0;
-        while let Some((k, claim)) = run.claim_next(&order, &mut from)? {
-            self.run_claimed(k, claim)?;
-            ran += 1;
-            if !args.until_done {
-                return Ok(());
-            }
-        }
-        let left = run.nothing_left_text();
-        if args.until_done {
-            eprintln!("queendom: ran {}; {left}", parts_text(ran));
-            return Ok(());
-        }
-        eprintln!("queendom: {left}");
-        Err(Failure::Interrupted(NOTHING_LEFT))
-    }
-
-    /// Run part `k`, which this process has claimed, store its result and report it.
-    fn run_claimed(&self, k: usize, claim: Claim) -> Result<(), Failure> {
-        let (run, args) = (self.run, self.args);
-        run.plan
-            .check_part(k)
-            .map_err(|e| usage(format!("{}: {e}", args.run.display())))?;
-        // Before the search, not after it: a result that cannot be stored is a search wasted.
-        if let Err(e) = run.check_writable() {
-            let why = format!(
-                "cannot store results in {}: {e}; part {k} was not searched",
-                args.run.join("results").display()
-            );
-            let _ = run.record_attempt(k, AttemptEvent::Failed, Some(1), Some(why.clone()));
-            return Err(Failure::Error(anyhow::anyhow!(why)));
-        }
-        if let Err(e) = run.record_attempt(k, AttemptEvent::Started, None, None) {
-            eprintln!("queendom: part {k}: cannot record the attempt ({e}); searching anyway");
-        }
-        let outcome = self.search_claimed(k);
-        let (event, exit, why) = match &outcome {
-            Ok(()) => (AttemptEvent::Finished, 0, None),
-            Err(Failure::Interrupted(code)) => (
-                AttemptEvent::Interrupted,
-                *code,
-                Some(signal_name(*code).to_string()),
-            ),
-            Err(f @ (Failure::Usage(e) | Failure::Error(e))) => {
-                (AttemptEvent::Failed, f.exit_code(), Some(format!("{e:#}")))
-            }
-        };
-        if let Err(e) = run.record_attempt(k, event, Some(exit), why) {
-            eprintln!("queendom: part {k}: cannot record how the attempt ended ({e})");
-        }
-        drop(claim);
-        outcome
+    /// Run part `k`, which this process has claimed, as a recorded attempt.
+    fn attempt(&self, k: usize, claim: Claim, say: &mut dyn FnMut(Note)) -> Result<(), Failure> {
+        self.run.attempt(
+            k,
+            claim,
+            say,
+            || self.search(k),
+            |failure| match failure {
+                Failure::Interrupted(code) => AttemptEnd::Interrupted { code: *code },
+                Failure::Usage(e) | Failure::Error(e) => AttemptEnd::Failed {
+                    code: failure.exit_code(),
+                    why: format!("{e:#}"),
+                },
+            },
+        )
     }
 
     /// Search part `k`, which the caller holds and has recorded as started; store and report it.
-    fn search_claimed(&self, k: usize) -> Result<(), Failure> {
+    fn search(&self, k: usize) -> Result<(), Failure> {
         let (run, args, pool, interrupt) = (self.run, self.args, self.pool, self.interrupt);
         let trace = TraceArgs::for_part(args.trace.as_deref(), k).claim(args.force)?;
         let options = SearchOptions {
@@ -383,14 +326,11 @@ impl Worker<'_> {
                 )))
             }
         };
-        let found = match (&report.found, &report.count) {
-            (Some(f), _) => format!("found a layout of {} queens", f.queens),
-            (None, Some(c)) => format!("{} layouts, {} classes", c.layouts, c.classes),
-            (None, None) => format!("nothing below {} queens", report.bound_queens),
-        };
         eprintln!(
-            "queendom: part {k} done: {found} ({} nodes, {:.3} s)",
-            report.nodes, report.seconds
+            "queendom: part {k} done: {} ({} nodes, {:.3} s)",
+            report.found_text(),
+            report.nodes,
+            report.seconds
         );
         // The part's result is stored first: a trace that cannot be written loses no work.
         if let Some(trace) = &trace {
@@ -398,35 +338,6 @@ impl Worker<'_> {
         }
         Ok(())
     }
-}
-
-/// The signal a work exit code stands for.
-fn signal_name(code: i32) -> &'static str {
-    match code {
-        129 => "SIGHUP",
-        130 => "SIGINT",
-        143 => "SIGTERM (Slurm sends it at the time limit and on scancel)",
-        _ => "a signal",
-    }
-}
-
-/// A claim's note with its time made readable: `host H pid P since ISO (age)`.
-fn holder_text(note: &str) -> String {
-    match note.split_once(" since ") {
-        Some((who, when)) => format!("{who} since {}", time_text(when.trim(), SystemTime::now())),
-        None => note.to_string(),
-    }
-}
-
-fn slurm_task() -> Result<usize, Failure> {
-    let text = std::env::var("SLURM_ARRAY_TASK_ID").map_err(|_| {
-        usage("which part? give --part K, --rank R or --next (or run as a Slurm array task: SLURM_ARRAY_TASK_ID is the rank)")
-    })?;
-    text.trim().parse().map_err(|_| {
-        usage(format!(
-            "SLURM_ARRAY_TASK_ID is '{text}', not a rank (a part's place, 0-based)"
-        ))
-    })
 }
 
 #[derive(clap::Args, Debug)]

@@ -20,6 +20,7 @@ mod report;
 pub mod run_dir;
 mod split;
 pub mod status;
+pub mod worker;
 
 use std::fmt;
 use std::path::Path;

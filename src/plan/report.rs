@@ -185,6 +185,16 @@ pub(crate) fn count_part(
 }
 
 impl PartReport {
+    /// What the part found, in words: "found a layout of 5 queens", "12 layouts, 3 classes" or
+    /// "nothing below 5 queens".
+    pub fn found_text(&self) -> String {
+        match (&self.found, &self.count) {
+            (Some(f), _) => format!("found a layout of {} queens", f.queens),
+            (None, Some(c)) => format!("{} layouts, {} classes", c.layouts, c.classes),
+            (None, None) => format!("nothing below {} queens", self.bound_queens),
+        }
+    }
+
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = serde_json::to_vec_pretty(self).expect("a report serialises");
         out.push(b'\n');
