@@ -337,7 +337,7 @@ const CASES: &[Case] = &[
         says: "use --force",
     },
     Case {
-        refusal: "cli: work with no part named",
+        refusal: "WorkerError::NoPart",
         setup: plan,
         args: &["work", "run"],
         says: "which part?",
@@ -529,6 +529,14 @@ const WITHOUT_A_CASE: &[(&str, &str)] = &[
     ("ScaleError::Syntax", "tests/suite/cli_pictures.rs"),
     ("ScaleError::Empty", "tests/suite/cli_pictures.rs"),
     ("ScaleError::TooHigh", "tests/suite/cli_pictures.rs"),
+    (
+        "WorkerError::BadSlurmTask",
+        "SLURM_ARRAY_TASK_ID that is no rank: tests/suite/plan.rs",
+    ),
+    (
+        "WorkerError::Plan",
+        "a part the plan's search cuts differently: tests/suite/plan.rs",
+    ),
 ];
 
 /// Run `case` in a fresh directory: exit 2, nothing but one line on standard error, the line
