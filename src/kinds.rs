@@ -19,7 +19,7 @@ pub fn error_kind(error: &(dyn Error + 'static)) -> Option<ErrorKind> {
             })+
         };
     }
-    use crate::{export, nqueens, output, picture, plan, problem, row, table, workload};
+    use crate::{destination, export, nqueens, picture, plan, problem, row, table, workload};
     first_of!(
         std::io::Error,
         BoardError,
@@ -37,12 +37,12 @@ pub fn error_kind(error: &(dyn Error + 'static)) -> Option<ErrorKind> {
         table::nqueens::CountError,
         table::nqueens::RecountError,
         table::resume::ResumeError,
-        table::output::TableError,
+        table::writer::TableError,
         export::ExportError,
         export::FormatError,
         export::LineError,
         row::RowReadError,
-        output::OutputError,
+        destination::OutputError,
         picture::PictureError,
         picture::heatmap::TablesError,
         picture::heatmap::HeatmapError,

@@ -5,7 +5,7 @@
 
 use queendom::workload::{thread_counts, Bench, WorkSize, Workload, MIN_WALL_SECONDS};
 
-use super::output::{OutFile, Target};
+use super::destination::{OutFile, Target};
 use super::signals::ExitOnSignal;
 use super::trace_file::TraceArgs;
 use super::{print, usage, Failure};
@@ -142,7 +142,7 @@ fn claim_output(args: &BenchArgs, signals: &ExitOnSignal) -> Result<Option<OutFi
             Some(out)
         }
         Target::Stdout => {
-            super::output::check_stdout()?;
+            super::destination::check_stdout()?;
             None
         }
     };

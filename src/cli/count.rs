@@ -10,7 +10,7 @@ use queendom::search::{count, Counted, SearchOptions};
 use queendom::Board;
 
 use super::boards::{BoardLoop, Searched};
-use super::output::{check_whole, write_whole_to, Target};
+use super::destination::{check_whole, write_whole_to, Target};
 use super::progress::BoardProgress;
 use super::signals::Interrupt;
 use super::{print, usage, Failure, ProblemArgs, ThreadArgs};

@@ -4,9 +4,9 @@ mod audit;
 mod bench;
 mod boards;
 mod count;
+mod destination;
 mod format_arg;
 mod nqueens;
-mod output;
 mod plan;
 mod plot;
 mod progress;
@@ -219,7 +219,7 @@ pub fn run() -> i32 {
     };
     let code = failure.exit_code();
     match &failure {
-        Failure::Error(e) if output::is_broken_pipe(e) => return 0,
+        Failure::Error(e) if destination::is_broken_pipe(e) => return 0,
         Failure::Usage(e) | Failure::Error(e) if code == ErrorKind::Refusal.exit_code() => {
             eprintln!("queendom: {e:#}")
         }
@@ -316,7 +316,7 @@ pub fn stderr_is_terminal() -> bool {
 /// Write to stdout; a closed pipe surfaces as an error that `run` turns into a quiet exit 0, a
 /// closed standard output as a failure.
 pub fn print(text: &str) -> Result<(), Failure> {
-    output::check_stdout()?;
+    destination::check_stdout()?;
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())?;
     out.flush()?;

@@ -6,13 +6,13 @@ use std::io::{self, BufWriter, Write};
 use queendom::export::{Format, Subject};
 use queendom::nqueens::{list_placements, MAX_LIST_N};
 use queendom::table::nqueens::{axes, table_boards, NQueensCounter, RecountError, Shape};
-use queendom::table::output::{self, Output, TableSpec};
 use queendom::table::resume::NQueens;
+use queendom::table::writer::{self, Output, TableSpec};
 use queendom::table::SizeList;
 use queendom::{Board, Layout, Square};
 
+use super::destination::{OutFile, Target};
 use super::format_arg::FormatArg;
-use super::output::{OutFile, Target};
 use super::signals::ExitOnSignal;
 use super::trace_file::TraceArgs;
 use super::{progress, usage, Failure, ThreadArgs};
@@ -219,7 +219,7 @@ fn choose_format(arg: Option<Format>, target: &Target, listing: bool) -> Result<
         }
         return Ok(Format::Csv);
     }
-    Ok(output::choose_format(arg, target)?)
+    Ok(writer::choose_format(arg, target)?)
 }
 
 /// Every placement of each n, to stdout or to FILE (written whole at the end).
@@ -235,7 +235,7 @@ fn list_all(
     signals.status().message = "interrupted while listing placements".into();
     match target {
         Target::Stdout => {
-            super::output::check_stdout()?;
+            super::destination::check_stdout()?;
             let mut out = BufWriter::with_capacity(1 << 16, io::stdout());
             for &n in sizes.sizes() {
                 pool.install(|| list(n, parallel, diagrams, &mut out))?;

@@ -9,11 +9,11 @@ use queendom::error::{ErrorKind, Kind};
 use queendom::plan::{build, merge, PlanGoal, PlanRequest, TableAxes, MIN_PART_NODES, PROBES};
 use queendom::row::RowKind;
 use queendom::search::{SearchError, SearchOptions};
-use queendom::table::output::{choose_format, whole_table, TableSpec};
+use queendom::table::writer::{choose_format, whole_table, TableSpec};
 use queendom::table::{boards, SizeList};
 use queendom::Board;
 
-use super::output::{OutFile, Target};
+use super::destination::{OutFile, Target};
 use super::signals::Interrupt;
 use super::start::StartArgs;
 use super::trace_file::TraceArgs;

@@ -6,7 +6,7 @@ use std::path::Path;
 use queendom::picture::{read_table, svg_to_pdf, Heatmap, PlotTable, Report, Scale, Tables};
 use queendom::search::Problem;
 
-use super::output::{check_whole, write_whole_to, Target};
+use super::destination::{check_whole, write_whole_to, Target};
 use super::{usage, Failure};
 
 const PLOT_HELP: &str = "\

@@ -4,7 +4,7 @@
 //! is cheap, and completed; Ctrl-C, SIGTERM or SIGHUP stops cleanly.
 //!
 //! Everything that can be refused is refused before a file is created or changed: the format, the
-//! path (through the output-file policy, [`super::output::file`]), and an existing file's contents.
+//! path (through the output-file policy, [`super::destination::file`]), and an existing file's contents.
 //!
 //! Where rows go while the table is computed:
 //! - standard output: in the table's order, each once every row before it is done (whole-table
@@ -23,15 +23,15 @@ use indicatif::ProgressBar;
 use queendom::export::Format;
 use queendom::row::RowKind;
 use queendom::search::{Problem, SearchError, SearchOptions};
-use queendom::table::output::{choose_format, Output, TableSpec};
 use queendom::table::resume::{reprove, Queens, ResumeError};
+use queendom::table::writer::{choose_format, Output, TableSpec};
 use queendom::table::{
     boards, square_boards, Searched, SideBySideError, SizeList, StartOrder, TableEvent, TableRunner,
 };
 use queendom::Board;
 
+use super::destination::Target;
 use super::format_arg::FormatArg;
-use super::output::Target;
 use super::signals::Interrupt;
 use super::start::StartArgs;
 use super::trace_file::TraceArgs;

@@ -14,7 +14,7 @@
 //!
 //! An existing file or journal is read back through [`resume::read_table`] (header, byte order
 //! mark, CRLF, digests, the checks of the rows' [`Schema`]); the FILE is claimed, and so locked,
-//! through the output policy ([`crate::output`]) before anything is read. The writer prints
+//! through the output policy ([`crate::destination`]) before anything is read. The writer prints
 //! nothing: what a command might tell the user is in [`Output::take_notes`].
 
 use std::collections::HashMap;
@@ -29,10 +29,10 @@ use super::resume::{
     MAX_LINE_BYTES,
 };
 use crate::board::Board;
+use crate::destination::file::{cannot_write, read_start};
+use crate::destination::{check_stdout, OutFile, OutputError, Sink, Target};
 use crate::error::{ErrorKind, Kind};
 use crate::export::{Export, ExportError, Format, Subject};
-use crate::output::file::{cannot_write, read_start};
-use crate::output::{check_stdout, OutFile, OutputError, Sink, Target};
 use crate::row::{Row, RowKind};
 
 /// Why a table cannot be written.
