@@ -4,6 +4,7 @@
 
 use thiserror::Error;
 
+use crate::error::{ErrorKind, Kind};
 use crate::layout::Layout;
 
 /// What is wrong with a layout. Any of these coming from a search result is a bug in the search.
@@ -118,6 +119,19 @@ pub fn check_non_attacking(layout: &Layout) -> Result<(), CheckError> {
 pub fn check_independent_dominating(layout: &Layout, expected: usize) -> Result<(), CheckError> {
     check_dominating(layout, expected)?;
     check_non_attacking(layout)
+}
+
+/// A layout that fails the check was given (a search that produces one wraps the error as its own failure).
+impl Kind for CheckError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            CheckError::WrongSize { .. }
+            | CheckError::OffBoard { .. }
+            | CheckError::Repeated { .. }
+            | CheckError::Uncovered { .. }
+            | CheckError::Attacking(..) => ErrorKind::Refusal,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -5,17 +5,19 @@
 //!   pool or sequentially.
 //! - [`check`] re-checks any layout with code that shares nothing with the search.
 //!
-//! The search does no I/O. The files are the library's too: the table writer (`table::output`)
+//! The search does no I/O. The files are the library's too: the table writer (`table::writer`)
 //! and the run directories of plans and checkpoints (`plan::run_dir`, `plan::checkpoint`,
 //! `plan::status`); the `queendom` binary is a thin command line over it.
 
 pub mod board;
 pub mod check;
+pub mod destination;
+pub mod error;
 pub mod export;
+pub mod kinds;
 pub mod layout;
 pub mod nqueens;
 pub mod nqueens_check;
-pub mod output;
 pub mod picture;
 pub mod plan;
 pub mod problem;

@@ -2,6 +2,7 @@
 //! masks, only plain loops over pairs of queens. Every listed placement passes through here before
 //! anybody sees it.
 
+use crate::error::{ErrorKind, Kind};
 use thiserror::Error;
 
 /// What is wrong with a placement (1-based rows and columns). Any of these coming from the search
@@ -41,6 +42,17 @@ pub fn check_placement(cols: usize, placement: &[u8]) -> Result<(), PlacementErr
         }
     }
     Ok(())
+}
+
+/// A placement that fails the check was given (the search wraps its own as a failure).
+impl Kind for PlacementError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            PlacementError::OffBoard { .. }
+            | PlacementError::SameColumn(..)
+            | PlacementError::SameDiagonal(..) => ErrorKind::Refusal,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::check::{check_dominating, check_independent_dominating, CheckError};
+use crate::error::{ErrorKind, Kind};
 use crate::layout::Layout;
 
 /// Which number to compute.
@@ -145,6 +146,12 @@ impl<'de> serde::Deserialize<'de> for Problem {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Problem, D::Error> {
         let name = String::deserialize(deserializer)?;
         name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl Kind for UnknownProblem {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::Refusal
     }
 }
 

@@ -7,6 +7,7 @@
 //! [`TableRow::cell`], its field in [`RowFields`], and its place in [`RowKind::columns`]. Every
 //! format (CSV, TSV, JSON Lines, Markdown, XLSX) walks the column list, so none of them changes.
 
+use crate::error::{ErrorKind, Kind};
 use sha2::{Digest as _, Sha256};
 use thiserror::Error;
 
@@ -538,6 +539,20 @@ impl RowFields {
             seconds,
             threads: whole_number(Column::Threads, &number(Column::Threads)?)?,
         })
+    }
+}
+
+impl Kind for RowReadError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            RowReadError::FieldCount { .. }
+            | RowReadError::NotANumber { .. }
+            | RowReadError::NotSeconds(_)
+            | RowReadError::Json(_)
+            | RowReadError::RepeatedKey(_)
+            | RowReadError::NotALineFormat(_)
+            | RowReadError::Board(_) => ErrorKind::Refusal,
+        }
     }
 }
 

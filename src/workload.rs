@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::board::Board;
+use crate::error::{ErrorKind, Kind};
 use crate::nqueens::{count_placements_traced, NQueensError};
 use crate::search::{search_at_most, Problem, SearchError, SearchOptions};
 use crate::trace::Trace;
@@ -388,6 +389,27 @@ pub fn thread_counts(max: usize) -> Vec<usize> {
         .collect();
     out.push(max);
     out
+}
+
+impl Kind for WorkloadError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            WorkloadError::Search(e) => e.kind(),
+            WorkloadError::NQueens(e) => e.kind(),
+            WorkloadError::NotAProof(_) => ErrorKind::Failure,
+        }
+    }
+}
+
+impl Kind for BenchError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            BenchError::Pool(_) | BenchError::Changed { .. } | BenchError::Csv(_) => {
+                ErrorKind::Failure
+            }
+            BenchError::Workload(e) => e.kind(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use queendom::plan::{
-    array_syntax, audit_part, audit_verdict, merge, parse_array_syntax, sample_parts, MergeError,
+    array_syntax, audit_part, audit_verdict, merge, parse_array_syntax, sample_parts, AuditError,
 };
 use queendom::search::{SearchError, SearchOptions};
 
@@ -14,17 +14,11 @@ use super::{print, usage, Failure, ThreadArgs};
 use queendom::plan::run_dir::{cpu_seconds, RunDir};
 
 const AUDIT_HELP: &str = "\
-merge checks what every result claims; audit checks that the claims are true. Each chosen part
-is searched again with the merged answer as its bound: for a minimum, no layout of the part may
-come before the answer (whatever the part found); for a count, the part must hold the layouts and
-classes its result says. The sample is reproducible: the same --seed chooses the same parts on
-every machine. Exit codes: 0 every audited claim holds; 1 some claim fails (the parts are named);
-2 the run does not merge (forged or foreign results), or a bad command line; 130/143/129
-interrupted.
-
-As a Slurm job array, one task per sampled part:
+Example, as a Slurm job array of one task per sampled part:
   sbatch --array=$(queendom audit RUN --sample 5% --seed 7 --list) \\
-      --wrap 'queendom audit RUN --parts $SLURM_ARRAY_TASK_ID -j 1'";
+      --wrap 'queendom audit RUN --parts $SLURM_ARRAY_TASK_ID -j 1'
+Exit codes: 0 every audited claim holds; 1 some claim fails; 2 the run does not merge, or a bad
+command line; 130/143/129 interrupted. More: docs/commands.md, or `queendom manpage`.";
 
 #[derive(clap::Args, Debug)]
 #[command(after_long_help = AUDIT_HELP)]
@@ -63,14 +57,12 @@ pub fn run(args: AuditArgs) -> Result<(), Failure> {
     }
     let results = run.read_results();
     if let Some((path, why)) = results.refused.first() {
-        return Err(usage(format!("{}: {why}", path.display())));
+        let (path, why) = (path.clone(), why.clone());
+        return Err(AuditError::RefusedResult { path, why }.into());
     }
-    let merged = merge(&run.plan, &results.reports).map_err(|e| match e {
-        MergeError::Missing { .. } => Failure::Error(anyhow::anyhow!(
-            "{}: {e}; an audit checks a merged run",
-            args.run.display()
-        )),
-        _ => usage(format!("{}: {e}", args.run.display())),
+    let merged = merge(&run.plan, &results.reports).map_err(|error| AuditError::NotMerged {
+        run: args.run.clone(),
+        error,
     })?;
     let interrupt = Interrupt::register()?;
     let pool = args.threads.pool()?;
@@ -99,7 +91,7 @@ pub fn run(args: AuditArgs) -> Result<(), Failure> {
                 );
                 return Err(Failure::Interrupted(interrupt.exit_code()));
             }
-            Err(e) => return Err(Failure::Error(e.into())),
+            Err(e) => return Err(e.into()),
         };
         let spent = (cpu_seconds() - before).max(0.0);
         cpu += spent;
@@ -109,10 +101,7 @@ pub fn run(args: AuditArgs) -> Result<(), Failure> {
         }
         print(&audit.line(&run.plan, rank_of[k], spent))?;
     }
-    match audit_verdict(chosen.len(), &failed, nodes, cpu) {
-        Ok(summary) => print(&summary),
-        Err(why) => Err(Failure::Error(anyhow::anyhow!(why))),
-    }
+    print(&audit_verdict(chosen.len(), &failed, nodes, cpu)?)
 }
 
 /// The parts to audit (`--parts`, or a sample) and how they were chosen, in words.

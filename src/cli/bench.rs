@@ -5,22 +5,17 @@
 
 use queendom::workload::{thread_counts, Bench, WorkSize, Workload, MIN_WALL_SECONDS};
 
-use super::output::{OutFile, Target};
+use super::destination::{OutFile, Target};
 use super::signals::ExitOnSignal;
 use super::trace_file::TraceArgs;
 use super::{print, usage, Failure};
 
 #[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Work sizes (CPU seconds on one core of the project's 2-core Xeon): quick \
-(about 0.5 s), standard (about 8.4 s: no 7 queens dominate 14x14 or 13x15, no 8 independent \
-queens dominate 16x16, the 16-queens count) and large (about 190 s: no 8 queens dominate 15x15 or \
-18x18, the 18-queens count). Without --work the size follows the highest thread count: standard \
-if it would still last 3 s there with every thread fully used (up to 2 threads), large beyond \
-(3 s on 64 threads, 0.7 s on 256). Pin --work to \
-compare machines. --trace FILE: the tasks of the first run at the lowest thread count. CSV columns: threads,seconds,speedup,efficiency,nodes,nodes_per_second,\
-placements,placements_per_second,cores,workload,cpu_model."
-)]
+#[command(after_help = "\
+Examples:
+  queendom bench --quick
+  queendom bench --work standard -o bench.csv
+More: docs/commands.md, or `queendom manpage`.")]
 pub struct BenchArgs {
     /// A short run (seconds): the same as --work quick.
     #[arg(long, conflicts_with = "work")]
@@ -147,7 +142,7 @@ fn claim_output(args: &BenchArgs, signals: &ExitOnSignal) -> Result<Option<OutFi
             Some(out)
         }
         Target::Stdout => {
-            super::output::check_stdout()?;
+            super::destination::check_stdout()?;
             None
         }
     };

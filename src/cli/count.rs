@@ -10,27 +10,17 @@ use queendom::search::{count, Counted, SearchOptions};
 use queendom::Board;
 
 use super::boards::{BoardLoop, Searched};
-use super::output::{check_whole, write_whole_to, Target};
+use super::destination::{check_whole, write_whole_to, Target};
 use super::progress::BoardProgress;
 use super::signals::Interrupt;
 use super::{print, usage, Failure, ProblemArgs, ThreadArgs};
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
-Output: the minimum (γ, or i with -i), the number of minimum layouts, the number of their classes
-under the board's symmetries (the 8 rotations and reflections of a square board, the 4 of a
-rectangle: turning it half round and mirroring it either way), then nodes, seconds and threads.
---list prints every minimum layout first, one per line, in increasing order of their squares
-(row-major); --classes prints the canonical member of each class (its lowest image) followed by
-the size of the class, in the same order. Every layout printed has passed the independent
-checker. The counts are exact and the same on any number of threads.
-
-With --classes, --svg DIR (and --png DIR, --pdf DIR) also draws every class's canonical layout, one
-file per class: DIR/BOARD-PROBLEM-class-K.svg (K = 1, 2, ... in the order printed, zero-padded),
-titled with the board, the minimum, the class number and its size; --svg and --pdf also write a
-contact sheet, every class on one page: DIR/BOARD-PROBLEM-classes.svg (.pdf). DIR is created if
-missing (its parent must exist); existing files are refused before any is written unless --force is
-given.")]
+Examples:
+  queendom count 8x8 --classes
+  queendom count 8x8 -i --classes --svg classes/
+More: docs/commands.md, or `queendom manpage`.")]
 pub struct CountArgs {
     /// Boards as ROWSxCOLS (e.g. 8x8, 3x5); a single number N means NxN.
     #[arg(value_name = "BOARD", required = true)]

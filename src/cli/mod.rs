@@ -4,9 +4,9 @@ mod audit;
 mod bench;
 mod boards;
 mod count;
+mod destination;
 mod format_arg;
 mod nqueens;
-mod output;
 mod plan;
 mod plot;
 mod progress;
@@ -20,6 +20,7 @@ mod trace_file;
 use std::io::{self, IsTerminal, Write};
 
 use clap::{CommandFactory, Parser, Subcommand};
+use queendom::error::ErrorKind;
 
 /// Exact queen numbers of N×M chessboards: domination γ, independent domination i, N-queens.
 #[derive(Parser, Debug)]
@@ -153,31 +154,35 @@ impl ThreadArgs {
 /// How a command failed; decides the exit code.
 #[derive(Debug)]
 pub enum Failure {
-    /// Bad input from the user: exit 2.
+    /// The command line's own refusal (options that do not go together, beyond what clap
+    /// checks): exit 2.
     Usage(anyhow::Error),
-    /// Anything else: exit 1.
+    /// An error of the library or the system: its kind decides the exit code (see
+    /// [`Failure::exit_code`]).
     Error(anyhow::Error),
     /// Stopped by a signal, the message already printed: exit with this code (130, 143, 129).
     Interrupted(i32),
 }
 
 impl<E: Into<anyhow::Error>> From<E> for Failure {
-    /// The library's refusals (an unusable path, a file that cannot be resumed) are usage errors,
-    /// exit 2; anything else exit 1.
     fn from(e: E) -> Failure {
-        let e = e.into();
-        let refused = e
-            .downcast_ref::<output::OutputError>()
-            .is_some_and(output::OutputError::is_refusal)
-            || e.downcast_ref::<queendom::table::output::TableError>()
-                .is_some_and(queendom::table::output::TableError::is_refusal)
-            || e.is::<queendom::plan::run_dir::RunDirError>()
-            || e.downcast_ref::<queendom::plan::checkpoint::CheckpointError>()
-                .is_some_and(queendom::plan::checkpoint::CheckpointError::is_refusal);
-        if refused {
-            Failure::Usage(e)
-        } else {
-            Failure::Error(e)
+        Failure::Error(e.into())
+    }
+}
+
+impl Failure {
+    /// The one place an error becomes an exit code: a usage error 2; a library error its kind's
+    /// code (2 for a refusal, 1 for a failure), from the first error of its chain that has a kind
+    /// (a context added here has none); an error of no kind 1.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Failure::Usage(_) => ErrorKind::Refusal.exit_code(),
+            Failure::Error(e) => e
+                .chain()
+                .find_map(queendom::kinds::error_kind)
+                .unwrap_or(ErrorKind::Failure)
+                .exit_code(),
+            Failure::Interrupted(code) => *code,
         }
     }
 }
@@ -208,21 +213,20 @@ pub fn run() -> i32 {
         Command::Completions { shell } => completions(shell),
         Command::Manpage => manpage(),
     };
-    match outcome {
-        Ok(()) => 0,
-        Err(Failure::Usage(e)) => {
-            eprintln!("queendom: {e:#}");
-            2
+    let failure = match outcome {
+        Ok(()) => return 0,
+        Err(failure) => failure,
+    };
+    let code = failure.exit_code();
+    match &failure {
+        Failure::Error(e) if destination::is_broken_pipe(e) => return 0,
+        Failure::Usage(e) | Failure::Error(e) if code == ErrorKind::Refusal.exit_code() => {
+            eprintln!("queendom: {e:#}")
         }
-        Err(Failure::Error(e)) => {
-            if output::is_broken_pipe(&e) {
-                return 0;
-            }
-            eprintln!("queendom: error: {e:#}");
-            1
-        }
-        Err(Failure::Interrupted(code)) => code,
+        Failure::Usage(e) | Failure::Error(e) => eprintln!("queendom: error: {e:#}"),
+        Failure::Interrupted(_) => {}
     }
+    code
 }
 
 /// Report a command line clap refused (exit 2), or print the help or version it was asked for
@@ -284,10 +288,24 @@ fn manpage() -> Result<(), Failure> {
             continue;
         }
         let name = format!("queendom-{}", sub.get_name());
-        let sub = sub.clone().display_name(name).version(VERSION);
+        let mut sub = sub.clone().display_name(name).version(VERSION);
+        if let Some(text) = details(sub.get_name()) {
+            sub = sub.after_long_help(text);
+        }
         clap_mangen::Man::new(sub).render(&mut bytes)?;
     }
     print(&String::from_utf8_lossy(&bytes))
+}
+
+/// The details `queendom help COMMAND` leaves out, for the manual page: the section `## COMMAND`
+/// of docs/commands.md.
+fn details(command: &str) -> Option<&'static str> {
+    const DETAILS: &str = include_str!("../../docs/commands.md");
+    let start = DETAILS.find(&format!("\n## {command}\n"))? + command.len() + 5;
+    let end = DETAILS[start..]
+        .find("\n## ")
+        .map_or(DETAILS.len(), |e| start + e);
+    Some(DETAILS[start..end].trim())
 }
 
 /// Whether stderr is a terminal (progress bars are drawn only then).
@@ -298,7 +316,7 @@ pub fn stderr_is_terminal() -> bool {
 /// Write to stdout; a closed pipe surfaces as an error that `run` turns into a quiet exit 0, a
 /// closed standard output as a failure.
 pub fn print(text: &str) -> Result<(), Failure> {
-    output::check_stdout()?;
+    destination::check_stdout()?;
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())?;
     out.flush()?;

@@ -6,13 +6,13 @@ use std::io::{self, BufWriter, Write};
 use queendom::export::{Format, Subject};
 use queendom::nqueens::{list_placements, MAX_LIST_N};
 use queendom::table::nqueens::{axes, table_boards, NQueensCounter, RecountError, Shape};
-use queendom::table::output::{self, Output, TableSpec};
 use queendom::table::resume::NQueens;
+use queendom::table::writer::{self, Output, TableSpec};
 use queendom::table::SizeList;
 use queendom::{Board, Layout, Square};
 
+use super::destination::{OutFile, Target};
 use super::format_arg::FormatArg;
-use super::output::{OutFile, Target};
 use super::signals::ExitOnSignal;
 use super::trace_file::TraceArgs;
 use super::{progress, usage, Failure, ThreadArgs};
@@ -20,24 +20,11 @@ use super::{progress, usage, Failure, ThreadArgs};
 /// Count (or list) the placements of N non-attacking queens on N×N boards; with --rows and
 /// --cols, of min(N, M) queens on N×M boards.
 #[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Counts are exact for every n up to 32, but the time grows about sixfold \
-per extra row: n = 16 takes a few seconds, n = 20 about an hour on one core, and n = 24 months \
-or more. CSV columns: n,solutions,unique,digest,seconds,threads (unique: up to rotations and \
-reflections; digest: a checksum of the values, as in `table`); with --rows/--cols: \
-rows,cols,solutions,digest,seconds,threads. Formats: every format of `table` (csv, tsv, json, \
-markdown, grid, bfile, xlsx), from --format or FILE's extension, as `table` chooses them. An \
-existing csv/tsv/json FILE is resumed as `table` resumes one: its rows must be of the requested \
-sizes, each at most once, with digests that match their values and unique <= solutions <= 8 x \
-unique; counts of boards up to 144 squares (all with --verify) are counted again and must agree; \
-only the missing sizes are counted and appended. Files written before rows carried a digest are \
-resumed with --verify only (every row counted again), then rewritten with digests. --force, and \
-the whole-table formats, replace FILE once the new table is complete (rows go to .FILE.partial \
-till then). Ctrl-C, SIGTERM or \
-SIGHUP: one line says how far it got, every finished row is on disk, exit 130, 143 or 129; run \
-the same command \
-again to resume."
-)]
+#[command(after_help = "\
+Examples:
+  queendom nqueens 1-12
+  queendom nqueens 1-16 -o nqueens.csv    run again to resume
+More: docs/commands.md, or `queendom manpage`.")]
 pub struct NQueensArgs {
     /// Board sides n: a number, a range A-B, or a comma list such as 4,6,9-11 (n ≤ 32).
     // Which of SIZES and --rows/--cols is given is checked in `run`: clap's own messages for
@@ -232,7 +219,7 @@ fn choose_format(arg: Option<Format>, target: &Target, listing: bool) -> Result<
         }
         return Ok(Format::Csv);
     }
-    Ok(output::choose_format(arg, target)?)
+    Ok(writer::choose_format(arg, target)?)
 }
 
 /// Every placement of each n, to stdout or to FILE (written whole at the end).
@@ -248,7 +235,7 @@ fn list_all(
     signals.status().message = "interrupted while listing placements".into();
     match target {
         Target::Stdout => {
-            super::output::check_stdout()?;
+            super::destination::check_stdout()?;
             let mut out = BufWriter::with_capacity(1 << 16, io::stdout());
             for &n in sizes.sizes() {
                 pool.install(|| list(n, parallel, diagrams, &mut out))?;

@@ -5,42 +5,33 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use queendom::plan::{
-    build, merge, parts_text, time_text, AttemptEvent, MergeError, PlanGoal, PlanRequest,
-    TableAxes, MIN_PART_NODES, PROBES,
-};
+use queendom::error::{ErrorKind, Kind};
+use queendom::plan::{build, merge, PlanGoal, PlanRequest, TableAxes, MIN_PART_NODES, PROBES};
 use queendom::row::RowKind;
 use queendom::search::{SearchError, SearchOptions};
-use queendom::table::output::{choose_format, whole_table, TableSpec};
+use queendom::table::writer::{choose_format, whole_table, TableSpec};
 use queendom::table::{boards, SizeList};
 use queendom::Board;
 
-use super::output::{OutFile, Target};
+use super::destination::{OutFile, Target};
 use super::signals::Interrupt;
 use super::start::StartArgs;
 use super::trace_file::TraceArgs;
 use super::{print, usage, Failure, ProblemArgs, ThreadArgs};
 use queendom::plan::run_dir::{Claim, PlanLock, RunDir, SplitRunError, WorkError, SPLIT_SHARE};
 use queendom::plan::status::StatusReport;
+use queendom::plan::worker::{AttemptEnd, Note, PartChoice};
 
 /// Exit code of `work --next` when no part is left to claim.
 pub const NOTHING_LEFT: i32 = 3;
 
 const PLAN_HELP: &str = "\
-A plan directory holds plan.json (boards, problem, start layouts, the parts in search order with
-their estimated cost; its SHA-256 is the plan's id), results/ (one file per finished part, each
-written whole) and claims/ (a lock per part while a worker runs it). Run the parts with
-`queendom work RUN --next --until-done` on any number of machines sharing the directory (one per
-core, with -j 1: each claims the next free part until none is left, in one process), or as Slurm
-array tasks with `queendom work RUN --part K` (K = 0 .. parts-1; without --part, K comes from
-SLURM_ARRAY_TASK_ID; see scripts/slurm/submit.sh); watch with `queendom status RUN`; then
-`queendom merge RUN`.
-
 Example, γ(19×19) on a machine with 2 cores:
   queendom plan 19x19 --parts 4000 -o q19
   queendom work q19 --next --until-done -j 1 &
   queendom work q19 --next --until-done -j 1; wait
-  queendom merge q19";
+  queendom merge q19
+The run directory, Slurm arrays and splitting parts: docs/cluster.md; More: docs/commands.md, or `queendom manpage`.";
 
 #[derive(clap::Args, Debug)]
 #[command(after_long_help = PLAN_HELP)]
@@ -195,14 +186,11 @@ fn split(dir: &Path, parts: &str, share: f64, threads: &ThreadArgs) -> Result<()
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
-Without --part, --rank or --next, the rank comes from SLURM_ARRAY_TASK_ID (a Slurm job array: task R
-runs the part --rank R names, so the array starts with the largest parts). A part that already has a
-result is not run again (exit 0), nor is a part another worker holds (exit 0, with a note: a second
-submission can run beside the first). Every attempt is recorded in RUN/attempts/ (started, finished,
-interrupted, failed; host, UTC time, exit), which `queendom status` shows. Exit codes: 0 the part is
-done (--until-done: no part is left to claim); 1 failure (the result cannot be stored: checked before
-the search); 2 bad command line or run directory; 3 (--next) no part left to claim; 130/143/129
-interrupted by SIGINT/SIGTERM/SIGHUP (nothing of the part in progress is kept).")]
+Examples:
+  queendom work RUN --next --until-done -j 1    claim and run parts until none is left
+  queendom work RUN --part 17                   one part (in a Slurm array: SLURM_ARRAY_TASK_ID)
+Exit codes: 0 done; 1 failure; 2 bad command line or run directory; 3 (--next) no part left;
+130/143/129 interrupted. More: docs/commands.md, or `queendom manpage`.")]
 pub struct WorkArgs {
     /// The plan directory.
     #[arg(value_name = "RUN")]
@@ -263,14 +251,30 @@ pub fn work(args: WorkArgs) -> Result<(), Failure> {
         },
         interrupt: &interrupt,
     };
+    let mut say = |note: Note| eprintln!("queendom: {note}");
     if args.next {
-        worker.next()
-    } else {
-        worker.named()
+        let found = run.run_next(args.until_done, &mut say, |k, claim, say| {
+            worker.attempt(k, claim, say)
+        })?;
+        return if found {
+            Ok(())
+        } else {
+            Err(Failure::Interrupted(NOTHING_LEFT))
+        };
+    }
+    let choice = match (args.part, args.rank) {
+        (Some(k), _) => PartChoice::Part(k),
+        (None, Some(r)) => PartChoice::Rank(r),
+        (None, None) => PartChoice::SlurmTask,
+    };
+    let k = run.chosen_part(choice)?;
+    match run.claim_named(k, &mut say)? {
+        Some(claim) => worker.attempt(k, claim, &mut say),
+        None => Ok(()),
     }
 }
 
-/// A worker on a run directory: the part it is told, or the next ones free.
+/// What a worker on a run directory needs to search a part.
 struct Worker<'a> {
     run: &'a RunDir,
     args: &'a WorkArgs,
@@ -280,95 +284,25 @@ struct Worker<'a> {
 }
 
 impl Worker<'_> {
-    /// `--part K`, `--rank R`, or the rank SLURM_ARRAY_TASK_ID says.
-    fn named(&self) -> Result<(), Failure> {
-        let (run, args) = (self.run, self.args);
-        let k = match (args.part, args.rank) {
-            (Some(k), _) => run.part_number(k)?,
-            (None, Some(r)) => run.part_at_rank(r)?,
-            (None, None) => run.part_at_rank(slurm_task()?)?,
-        };
-        match run.read_result(k) {
-            Ok(Some(_)) => {
-                eprintln!("queendom: part {k} is already done");
-                return Ok(());
-            }
-            Ok(None) => {}
-            Err(why) => eprintln!("queendom: part {k}: replacing its result file ({why})"),
-        }
-        match run.claim(k)? {
-            Ok(claim) => self.run_claimed(k, claim),
-            Err(holder) => {
-                // A second submission beside the first: the part is in hand, not failed.
-                eprintln!(
-                    "queendom: part {k} is being run by another worker ({}); skipped, not run twice",
-                    holder_text(&holder)
-                );
-                Ok(())
-            }
-        }
-    }
-
-    /// `--next`: claim the largest free part and run it; with `--until-done`, until none is left.
-    fn next(&self) -> Result<(), Failure> {
-        let (run, args) = (self.run, self.args);
-        let order = run.plan.claim_order();
-        let mut from = 0;
-        let mut ran = 0;
-        while let Some((k, claim)) = run.claim_next(&order, &mut from)? {
-            self.run_claimed(k, claim)?;
-            ran += 1;
-            if !args.until_done {
-                return Ok(());
-            }
-        }
-        let left = run.nothing_left_text();
-        if args.until_done {
-            eprintln!("queendom: ran {}; {left}", parts_text(ran));
-            return Ok(());
-        }
-        eprintln!("queendom: {left}");
-        Err(Failure::Interrupted(NOTHING_LEFT))
-    }
-
-    /// Run part `k`, which this process has claimed, store its result and report it.
-    fn run_claimed(&self, k: usize, claim: Claim) -> Result<(), Failure> {
-        let (run, args) = (self.run, self.args);
-        run.plan
-            .check_part(k)
-            .map_err(|e| usage(format!("{}: {e}", args.run.display())))?;
-        // Before the search, not after it: a result that cannot be stored is a search wasted.
-        if let Err(e) = run.check_writable() {
-            let why = format!(
-                "cannot store results in {}: {e}; part {k} was not searched",
-                args.run.join("results").display()
-            );
-            let _ = run.record_attempt(k, AttemptEvent::Failed, Some(1), Some(why.clone()));
-            return Err(Failure::Error(anyhow::anyhow!(why)));
-        }
-        if let Err(e) = run.record_attempt(k, AttemptEvent::Started, None, None) {
-            eprintln!("queendom: part {k}: cannot record the attempt ({e}); searching anyway");
-        }
-        let outcome = self.search_claimed(k);
-        let (event, exit, why) = match &outcome {
-            Ok(()) => (AttemptEvent::Finished, 0, None),
-            Err(Failure::Interrupted(code)) => (
-                AttemptEvent::Interrupted,
-                *code,
-                Some(signal_name(*code).to_string()),
-            ),
-            Err(Failure::Usage(e)) => (AttemptEvent::Failed, 2, Some(format!("{e:#}"))),
-            Err(Failure::Error(e)) => (AttemptEvent::Failed, 1, Some(format!("{e:#}"))),
-        };
-        if let Err(e) = run.record_attempt(k, event, Some(exit), why) {
-            eprintln!("queendom: part {k}: cannot record how the attempt ended ({e})");
-        }
-        drop(claim);
-        outcome
+    /// Run part `k`, which this process has claimed, as a recorded attempt.
+    fn attempt(&self, k: usize, claim: Claim, say: &mut dyn FnMut(Note)) -> Result<(), Failure> {
+        self.run.attempt(
+            k,
+            claim,
+            say,
+            || self.search(k),
+            |failure| match failure {
+                Failure::Interrupted(code) => AttemptEnd::Interrupted { code: *code },
+                Failure::Usage(e) | Failure::Error(e) => AttemptEnd::Failed {
+                    code: failure.exit_code(),
+                    why: format!("{e:#}"),
+                },
+            },
+        )
     }
 
     /// Search part `k`, which the caller holds and has recorded as started; store and report it.
-    fn search_claimed(&self, k: usize) -> Result<(), Failure> {
+    fn search(&self, k: usize) -> Result<(), Failure> {
         let (run, args, pool, interrupt) = (self.run, self.args, self.pool, self.interrupt);
         let trace = TraceArgs::for_part(args.trace.as_deref(), k).claim(args.force)?;
         let options = SearchOptions {
@@ -392,14 +326,11 @@ impl Worker<'_> {
                 )))
             }
         };
-        let found = match (&report.found, &report.count) {
-            (Some(f), _) => format!("found a layout of {} queens", f.queens),
-            (None, Some(c)) => format!("{} layouts, {} classes", c.layouts, c.classes),
-            (None, None) => format!("nothing below {} queens", report.bound_queens),
-        };
         eprintln!(
-            "queendom: part {k} done: {found} ({} nodes, {:.3} s)",
-            report.nodes, report.seconds
+            "queendom: part {k} done: {} ({} nodes, {:.3} s)",
+            report.found_text(),
+            report.nodes,
+            report.seconds
         );
         // The part's result is stored first: a trace that cannot be written loses no work.
         if let Some(trace) = &trace {
@@ -407,35 +338,6 @@ impl Worker<'_> {
         }
         Ok(())
     }
-}
-
-/// The signal a work exit code stands for.
-fn signal_name(code: i32) -> &'static str {
-    match code {
-        129 => "SIGHUP",
-        130 => "SIGINT",
-        143 => "SIGTERM (Slurm sends it at the time limit and on scancel)",
-        _ => "a signal",
-    }
-}
-
-/// A claim's note with its time made readable: `host H pid P since ISO (age)`.
-fn holder_text(note: &str) -> String {
-    match note.split_once(" since ") {
-        Some((who, when)) => format!("{who} since {}", time_text(when.trim(), SystemTime::now())),
-        None => note.to_string(),
-    }
-}
-
-fn slurm_task() -> Result<usize, Failure> {
-    let text = std::env::var("SLURM_ARRAY_TASK_ID").map_err(|_| {
-        usage("which part? give --part K, --rank R or --next (or run as a Slurm array task: SLURM_ARRAY_TASK_ID is the rank)")
-    })?;
-    text.trim().parse().map_err(|_| {
-        usage(format!(
-            "SLURM_ARRAY_TASK_ID is '{text}', not a rank (a part's place, 0-based)"
-        ))
-    })
 }
 
 #[derive(clap::Args, Debug)]
@@ -459,10 +361,10 @@ pub fn status(args: StatusArgs) -> Result<(), Failure> {
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
-A one-board plan prints its answer as `solve` (or `count`) does; a table plan writes the table as
-`table` does (csv to stdout, or -o FILE, any --format). Exit codes: 0 merged; 1 parts missing
-(run them and merge again); 2 a result file is foreign (another plan), corrupt, or fails the
-independent check, or a bad command line. Nothing is written unless the merge succeeds.")]
+Example:
+  queendom merge q19 -o q19.txt
+Exit codes: 0 merged; 1 parts missing; 2 a result file foreign, corrupt or failing the check, or
+a bad command line. More: docs/commands.md, or `queendom manpage`.")]
 pub struct MergeArgs {
     /// The plan directory.
     #[arg(value_name = "RUN")]
@@ -510,15 +412,14 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
             list.join("; ")
         )));
     }
-    let merged = merge(&run.plan, &results.reports).map_err(|e| match e {
-        // Results or a plan that do not prove what they claim: refused like a foreign file.
-        MergeError::Plan(_)
-        | MergeError::Unproven { .. }
-        | MergeError::Uncovered { .. }
-        | MergeError::Overlap { .. }
-        | MergeError::BadCount { .. } => usage(format!("{}: {e}", args.run.display())),
+    let merged = merge(&run.plan, &results.reports).map_err(|e| match e.kind() {
+        // Results or a plan that do not prove what they claim: refused like a foreign file,
+        // named with the run.
+        ErrorKind::Refusal => {
+            Failure::from(anyhow::Error::new(e).context(args.run.display().to_string()))
+        }
         // Missing parts (run them), or a count that contradicts the plan's size.
-        _ => Failure::Error(anyhow::anyhow!("{e}")),
+        ErrorKind::Failure => e.into(),
     })?;
     if let Some((axes, spec)) = table {
         let rows = merged.table_rows(problem, axes)?;

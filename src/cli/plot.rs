@@ -6,31 +6,19 @@ use std::path::Path;
 use queendom::picture::{read_table, svg_to_pdf, Heatmap, PlotTable, Report, Scale, Tables};
 use queendom::search::Problem;
 
-use super::output::{check_whole, write_whole_to, Target};
+use super::destination::{check_whole, write_whole_to, Target};
 use super::{usage, Failure};
 
 const PLOT_HELP: &str = "\
-TABLE is a csv, tsv or json table written by `queendom table` (of γ or of i: the problem column
-  tells). With -i FILE, TABLE must be a γ table and FILE an i table: both are drawn side by side
-  on the boards of either (a board missing from one is a grey cell, not computed, there), and
-  cells where i > γ are framed and marked with a corner triangle; --difference adds a panel of
-  i − γ. Cells where the number equals the lower bound min(N, M, ⌈(N+M−2)/4⌉) carry a dot. Every
-  layout is re-checked before drawing; a file that is not such a table is refused (exit 2).
-
-Colours: a value has one colour in every plot, pale yellow for 1 queen to dark violet for 18, on
-  a scale that reads in grey and for colour-blind readers. --range LO-HI spreads the colours over
-  LO to HI instead (more contrast for a small table); plots drawn with one --range compare cell by
-  cell. Every value must lie in the range.
-
-Output: -o FILE.svg, FILE.png (PNG: twice the SVG's size, at most 4096 pixels a side) or FILE.pdf
-  (vector, standard fonts); `-` or no -o writes the SVG to stdout. An existing FILE is replaced only with --force, and only once
-  the picture is complete.";
+Examples:
+  queendom plot gamma.csv -o gamma.svg
+  queendom plot gamma.csv -i i.csv --difference -o both.png
+More: docs/commands.md, or `queendom manpage`.";
 
 const REPORT_HELP: &str = "\
-TABLE and -i as for `queendom plot`. The page holds the heatmap(s) and, for every board, a
-  diagram of each layout that opens on a click. It
-  needs no network and no scripts. -o FILE.html (or .htm); `-` or no -o writes to stdout. An
-  existing FILE is replaced only with --force.";
+Example:
+  queendom report gamma.csv -i i.csv -o report.html
+More: docs/commands.md, or `queendom manpage`.";
 
 /// The table files of `plot` and `report`.
 #[derive(clap::Args, Debug)]

@@ -50,7 +50,7 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
     }
     let trace = args.trace.claim(args.pictures.force())?;
     // Found before any search: a closed standard output would lose every answer.
-    super::output::check_stdout()?;
+    super::destination::check_stdout()?;
     let problem = args.problem.problem();
     let starts = args.start.layouts(&boards, problem)?;
     let base = SearchOptions {

@@ -1,6 +1,6 @@
 //! `queendom solve ... --svg FILE --png FILE --pdf FILE`: a picture of each board's layout. With several
 //! boards a file name must hold `{board}`, which becomes the board (`b-{board}.svg` →
-//! `b-8x8.svg`); every name is checked (through the output policy, [`super::output::file`]) before
+//! `b-8x8.svg`); every name is checked (through the output policy, [`super::destination::file`]) before
 //! the first search, and each picture is written as soon as its board is solved.
 
 use std::collections::HashMap;
@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use queendom::picture::{BoardPicture, MAX_PNG_SCALE};
 use queendom::{Board, Layout};
 
-use super::output::{check_whole, write_whole_to, Target};
+use super::destination::{check_whole, write_whole_to, Target};
 use super::{usage, Failure};
 
 /// The options `solve` takes for pictures.

@@ -4,7 +4,7 @@
 //! is cheap, and completed; Ctrl-C, SIGTERM or SIGHUP stops cleanly.
 //!
 //! Everything that can be refused is refused before a file is created or changed: the format, the
-//! path (through the output-file policy, [`super::output::file`]), and an existing file's contents.
+//! path (through the output-file policy, [`super::destination::file`]), and an existing file's contents.
 //!
 //! Where rows go while the table is computed:
 //! - standard output: in the table's order, each once every row before it is done (whole-table
@@ -23,15 +23,15 @@ use indicatif::ProgressBar;
 use queendom::export::Format;
 use queendom::row::RowKind;
 use queendom::search::{Problem, SearchError, SearchOptions};
-use queendom::table::output::{choose_format, Output, TableSpec};
 use queendom::table::resume::{reprove, Queens, ResumeError};
+use queendom::table::writer::{choose_format, Output, TableSpec};
 use queendom::table::{
     boards, square_boards, Searched, SideBySideError, SizeList, StartOrder, TableEvent, TableRunner,
 };
 use queendom::Board;
 
+use super::destination::Target;
 use super::format_arg::FormatArg;
-use super::output::Target;
 use super::signals::Interrupt;
 use super::start::StartArgs;
 use super::trace_file::TraceArgs;
@@ -39,67 +39,12 @@ use super::{progress, usage, Failure, ProblemArgs, ThreadArgs};
 use queendom::plan::checkpoint::{solve_checkpointed, CheckpointError};
 
 const TABLE_HELP: &str = "\
-Formats: --format, or from FILE's extension (.csv .tsv .json .jsonl .ndjson .md .markdown .xlsx);
-  stdout and files without an extension get csv, other extensions are refused. The columns of
-  csv, tsv, json, markdown and the workbook's rows sheet: rows,cols,queens,layout,problem,digest,
-  nodes,seconds,threads. layout lists the queens as 1-based squares r1c1 (row from the top, column
-  from the left) separated by single spaces. digest is a checksum of the row's values (q and 16
-  hex digits). nodes and seconds measure the search (a board whose transpose was already done
-  shows 0 and 0; seconds are the wall seconds of the board's search while it shared the threads
-  with the other boards), threads is the number of worker threads: these three say how a row was
-  obtained and may differ between runs. Rows come in the order of --rows, then --cols.
-
-Boards run side by side: each board's search (a board and its transpose are one) is one job of
-  the thread pool, and the pool's threads also share the work inside each search; the largest
-  boards start first. A FILE gets each row, written whole and flushed, as soon as its board is
-  done, in the order boards finish; once the table is complete, the file is rewritten in the
-  table's order (atomically) if it is not in it. Standard output gets the rows in the table's
-  order, each as soon as every row before it is written, so the first rows may wait for the
-  largest boards. With --checkpoint the boards run one after the other, each on all threads, and
-  rows are written in the table's order.
-
---count: every board's minimum layouts are counted too (as `queendom count` does), and two
-  columns follow problem: layouts (all minimum layouts) and classes (their classes under the
-  board's rotations and reflections: 8 for a square board, 4 for the others). The layout column
-  still holds the first optimal layout. A board and its transpose have the same counts and are
-  counted once. Count tables resume like the others (the header must have the count columns);
-  kept rows on boards of at most 144 squares (all with --verify) are counted again and must agree.
-
-Resume (csv, tsv, json files): if FILE exists, it must be a table of this format and problem
-  (-i or not) whose rows are all boards of this table, each at most once, in any order (CRLF line
-  ends and a UTF-8 byte order mark, as spreadsheets save files, are fine). Every kept row is
-  re-checked: its layout by the independent checker, its digest against its values, and on boards
-  of at most 144 squares (all boards with --verify) its number is proved again: no layout with one
-  queen fewer exists. Kept rows stay as they are and only the missing boards are computed and
-  appended. If the rows then are not in the table's order (e.g. the ranges grew), the finished
-  file is rewritten in order, atomically. A half-written last line, as a killed run may leave (the
-  start of a row of a requested board, in this format), is dropped and its board computed again;
-  any other last line without a newline is refused. A line longer than any row (4096 bytes) is
-  refused at once, whatever the file's size. Any other file is refused and left unchanged. Files of
-  older versions (no digest column) are resumed with --verify only, then rewritten with digests.
-
---force, and the whole-table formats (markdown, grid, bfile, xlsx): FILE is not read; the rows go
-  to .FILE.partial beside it (resumed if an interrupted run of the same table left one), and FILE
-  is replaced by the new table, in one rename, only when it is complete. Without --force an
-  existing FILE of a whole-table format is refused.
-
-Interruption: Ctrl-C (SIGINT), SIGTERM or SIGHUP stops the run within a fraction of a second,
-  whatever it is doing (start layouts, search, re-proving): every finished board is on disk (in
-  FILE, or in .FILE.partial as the message says; on standard output, finished rows still waiting
-  for a board before them are written last, and the message says how many), the boards in
-  progress are dropped, and the exit code is 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP). A second
-  signal ends the process at once. Rows are written whole, so even `kill -9` leaves a file that
-  the same command resumes, whatever the order its rows finished in.
-
-Only one run at a time may write a FILE, under any of its names (a hard link too): a second one is
-  refused (exit 2) naming the first (pid, host, start). Only regular files are written (devices,
-  FIFOs, sockets and directories are refused, with or without --force); a symbolic link is
-  followed and its target replaced, so the link stays.
-
-Exit codes: 0 done (also when the reader of stdout goes away, as with `| head`); 1 failure
-  (including a closed standard output); 2 bad command line, unusable output path, a FILE in use,
-  or an existing FILE that cannot be resumed (nothing is created or changed); 130/143/129
-  interrupted.";
+Examples:
+  queendom table --rows 1-10 --cols 1-10 -o gamma.csv    γ of 100 boards; run again to resume
+  queendom table --squares 1-12 -i --count -o i.xlsx    i and its counts, as a workbook
+Exit codes: 0 done; 1 failure; 2 refused (bad options, an output in use or that cannot be
+resumed: nothing changed); 130/143/129 interrupted (every finished board is kept).
+Formats, columns, resume, --force and locking: More: docs/commands.md, or `queendom manpage`.";
 
 #[derive(clap::Args, Debug)]
 #[command(after_long_help = TABLE_HELP)]

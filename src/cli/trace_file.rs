@@ -6,7 +6,7 @@ use std::sync::Arc;
 use queendom::search::PartPath;
 use queendom::trace::{TaskRecord, Trace};
 
-use super::output::{OutFile, Target};
+use super::destination::{OutFile, Target};
 use super::{print, usage, Failure};
 
 /// The columns, in order: the schema `scripts/scaling.py` reads.
@@ -62,7 +62,7 @@ impl TraceArgs {
         };
         let file = match Target::parse(Some(name)) {
             Target::Stdout => {
-                super::output::check_stdout()?;
+                super::destination::check_stdout()?;
                 None
             }
             Target::File(path) => {

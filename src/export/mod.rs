@@ -25,6 +25,7 @@ use std::fmt;
 use thiserror::Error;
 
 use crate::board::Board;
+use crate::error::{ErrorKind, Kind};
 use crate::row::{Column, Row, RowFields, RowKind, RowReadError};
 use crate::search::Problem;
 
@@ -284,6 +285,25 @@ fn row_texts(row: &dyn Row) -> Vec<String> {
         .iter()
         .map(|&c| row.cell(c).text())
         .collect()
+}
+
+impl Kind for ExportError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            ExportError::Csv(_)
+            | ExportError::Json(_)
+            | ExportError::Io(_)
+            | ExportError::Xlsx(_) => ErrorKind::Failure,
+        }
+    }
+}
+
+impl Kind for FormatError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            FormatError::NotSquare { .. } => ErrorKind::Refusal,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use thiserror::Error;
 use super::Format;
 use crate::board::{Board, BoardError};
 use crate::check::CheckError;
+use crate::error::{ErrorKind, Kind};
 use crate::layout::{Layout, LayoutParseError};
 use crate::row::{Column, RowFields, RowReadError};
 use crate::search::Problem;
@@ -100,5 +101,17 @@ impl<'a> RowReader<'a> {
             .check(&layout, fields.queens)
             .map_err(|error| LineError::Check { line, board, error })?;
         Ok(layout)
+    }
+}
+
+impl Kind for LineError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            LineError::BadRow { .. }
+            | LineError::BadBoard { .. }
+            | LineError::Repeated { .. }
+            | LineError::BadLayout { .. }
+            | LineError::Check { .. } => ErrorKind::Refusal,
+        }
     }
 }

@@ -17,6 +17,7 @@
 
 mod kernel;
 
+use crate::error::{ErrorKind, Kind};
 use rayon::prelude::*;
 use thiserror::Error;
 
@@ -434,6 +435,17 @@ pub fn list_placements<E: From<NQueensError>>(
         }
     }
     Ok(listed)
+}
+
+impl Kind for NQueensError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            NQueensError::Zero
+            | NQueensError::TooBig { .. }
+            | NQueensError::TooBigToList { .. } => ErrorKind::Refusal,
+            NQueensError::Check(_) => ErrorKind::Failure,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use super::svg::{self, num, text, Anchor, Rgb};
 use super::table_file::PlotTable;
 use super::{board_anchor, PictureError};
 use crate::board::Board;
+use crate::error::{ErrorKind, Kind};
 use crate::layout::Layout;
 use crate::search::Problem;
 
@@ -801,6 +802,26 @@ fn odd_mark(out: &mut String, x: f64, y: f64, cell: f64) {
         dark = MARK_DARK.hex(),
         light = MARK_LIGHT.hex(),
     );
+}
+
+impl Kind for TablesError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            TablesError::SameProblem(_) | TablesError::IndependentBelowGamma { .. } => {
+                ErrorKind::Refusal
+            }
+        }
+    }
+}
+
+impl Kind for HeatmapError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            HeatmapError::OutsideScale { .. } | HeatmapError::DifferenceNeedsBoth => {
+                ErrorKind::Refusal
+            }
+        }
+    }
 }
 
 #[cfg(test)]

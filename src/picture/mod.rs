@@ -12,6 +12,7 @@ pub mod report;
 mod svg;
 pub mod table_file;
 
+use crate::error::{ErrorKind, Kind};
 use thiserror::Error;
 
 pub use board::{BoardPicture, ContactSheet};
@@ -33,4 +34,12 @@ pub enum PictureError {
 /// The id of a board's diagram on the report page, which heatmap cells link to: `board-8x8`.
 pub fn board_anchor(board: crate::Board) -> String {
     format!("board-{}x{}", board.rows(), board.cols())
+}
+
+impl Kind for PictureError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            PictureError::Render(_) => ErrorKind::Failure,
+        }
+    }
 }

@@ -8,6 +8,7 @@
 use thiserror::Error;
 
 use super::svg::Rgb;
+use crate::error::{ErrorKind, Kind};
 
 /// The values a heatmap's colours run over: `lo` gets the palest colour, `hi` the darkest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -211,6 +212,16 @@ pub fn deuteranopia(colour: Rgb) -> Rgb {
     let c = to_linear(colour);
     let row = |r: [f64; 3]| (r[0] * c[0] + r[1] * c[1] + r[2] * c[2]).clamp(0.0, 1.0);
     from_linear([row(M[0]), row(M[1]), row(M[2])])
+}
+
+impl Kind for ScaleError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            ScaleError::Syntax(_) | ScaleError::Empty { .. } | ScaleError::TooHigh { .. } => {
+                ErrorKind::Refusal
+            }
+        }
+    }
 }
 
 #[cfg(test)]

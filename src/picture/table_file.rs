@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use thiserror::Error;
 
 use crate::board::Board;
+use crate::error::{ErrorKind, Kind};
 use crate::export::Format;
 use crate::export::{LineError, RowReader};
 use crate::layout::Layout;
@@ -156,6 +157,21 @@ pub fn read_table(contents: &[u8]) -> Result<PlotTable, TableFileError> {
     match problem {
         Some((problem, _)) => Ok(PlotTable { problem, layouts }),
         None => Err(TableFileError::NoRows),
+    }
+}
+
+impl Kind for TableFileError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            TableFileError::Empty
+            | TableFileError::NotText
+            | TableFileError::NoLayouts(_)
+            | TableFileError::Foreign(_)
+            | TableFileError::NoRows
+            | TableFileError::UnknownProblem { .. }
+            | TableFileError::MixedProblems { .. }
+            | TableFileError::Line(_) => ErrorKind::Refusal,
+        }
     }
 }
 

@@ -3,10 +3,14 @@
 //! the merged answer as the bound, and checks that what each part's result claims holds.
 
 use crate::random::SplitMix64;
+use std::path::PathBuf;
+
+use crate::error::{ErrorKind, Kind};
 use crate::search::{Goal, Incumbent, PartResult, Rank, SearchError, SearchOptions};
+use thiserror::Error;
 
 use super::report::count_part;
-use super::{array_syntax, CountReport, LoadedPlan, Merged, PartReport, PlanGoal};
+use super::{array_syntax, CountReport, LoadedPlan, MergeError, Merged, PartReport, PlanGoal};
 
 /// What searching one part again showed.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,24 +37,52 @@ impl PartAudit {
     }
 }
 
-/// How an audit of `audited` parts ends: the summary line if every claim held, else the message
+/// Why an audit cannot be made, or found claims that do not hold.
+#[derive(Debug, Error)]
+pub enum AuditError {
+    /// A result file of the run is refused (foreign, corrupt, forged): `path: why`.
+    #[error("{}: {why}", .path.display())]
+    RefusedResult { path: PathBuf, why: String },
+    /// The run does not merge: parts are missing (a failure: run them), or the results do not
+    /// prove what they claim (refused, as by `merge`).
+    #[error("{}: {error}{}", .run.display(), if matches!(.error, MergeError::Missing { .. }) { "; an audit checks a merged run" } else { "" })]
+    NotMerged { run: PathBuf, error: MergeError },
+    /// Some parts' results claim what their subtrees do not hold.
+    #[error("{} of {audited} audited parts claim what their subtree does not hold: {} (their results are wrong: delete them and run the parts again)", .failed.len(), array_syntax(.failed))]
+    ClaimsFail { audited: usize, failed: Vec<usize> },
+}
+
+impl Kind for AuditError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            AuditError::RefusedResult { .. } => ErrorKind::Refusal,
+            AuditError::NotMerged { error, .. } => match error {
+                MergeError::Missing { .. } => ErrorKind::Failure,
+                // Every other way of not merging is a run that is not sound: refused.
+                _ => ErrorKind::Refusal,
+            },
+            AuditError::ClaimsFail { .. } => ErrorKind::Failure,
+        }
+    }
+}
+
+/// How an audit of `audited` parts ends: the summary line if every claim held, else the error
 /// naming the parts whose claims failed.
 pub fn audit_verdict(
     audited: usize,
     failed: &[usize],
     nodes: u64,
     cpu: f64,
-) -> Result<String, String> {
+) -> Result<String, AuditError> {
     if failed.is_empty() {
         Ok(format!(
             "every audited claim holds: {audited} parts, {nodes} nodes, {cpu:.3} CPU s\n"
         ))
     } else {
-        Err(format!(
-            "{} of {audited} audited parts claim what their subtree does not hold: {} (their results are wrong: delete them and run the parts again)",
-            failed.len(),
-            array_syntax(failed)
-        ))
+        Err(AuditError::ClaimsFail {
+            audited,
+            failed: failed.to_vec(),
+        })
     }
 }
 
@@ -190,10 +222,12 @@ mod tests {
     #[test]
     fn the_verdict_names_the_failed_parts() {
         assert_eq!(
-            audit_verdict(3, &[], 120, 0.5),
-            Ok("every audited claim holds: 3 parts, 120 nodes, 0.500 CPU s\n".to_string())
+            audit_verdict(3, &[], 120, 0.5).ok(),
+            Some("every audited claim holds: 3 parts, 120 nodes, 0.500 CPU s\n".to_string())
         );
-        let failed = audit_verdict(5, &[1, 2, 4], 0, 0.0).unwrap_err();
+        let failed = audit_verdict(5, &[1, 2, 4], 0, 0.0)
+            .unwrap_err()
+            .to_string();
         assert!(failed
             .starts_with("3 of 5 audited parts claim what their subtree does not hold: 1-2,4"));
     }

@@ -9,6 +9,7 @@ use thiserror::Error;
 use super::run_dir::{PlanLock, RunDir, RunDirError, WorkError, PLAN_FILE};
 use super::{build, merge, PlanGoal, PlanRequest, PROBES};
 use crate::board::Board;
+use crate::error::{ErrorKind, Kind};
 use crate::layout::Layout;
 use crate::search::{Problem, SearchError, SearchOptions};
 
@@ -170,18 +171,21 @@ pub fn solve_checkpointed(
     Ok((answer.layout.clone(), answer.nodes))
 }
 
-impl CheckpointError {
-    /// A refusal of the directory, not a failure of the search.
-    pub fn is_refusal(&self) -> bool {
-        matches!(self, CheckpointError::Refused(_))
-    }
-}
-
 impl From<SearchError> for CheckpointError {
     fn from(e: SearchError) -> CheckpointError {
         match e {
             SearchError::Cancelled => CheckpointError::Cancelled(0, 0),
             e => CheckpointError::Search(e),
+        }
+    }
+}
+
+impl Kind for CheckpointError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            CheckpointError::Refused(e) => e.kind(),
+            CheckpointError::Search(e) => e.kind(),
+            CheckpointError::Cancelled(..) | CheckpointError::Failed(_) => ErrorKind::Failure,
         }
     }
 }

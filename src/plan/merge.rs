@@ -5,6 +5,7 @@ use thiserror::Error;
 use std::collections::HashMap;
 
 use crate::board::Board;
+use crate::error::{ErrorKind, Kind};
 use crate::layout::Layout;
 use crate::row::TableRow;
 use crate::search::{threads_text, Goal, Incumbent, PartPath, Problem};
@@ -221,13 +222,24 @@ pub fn array_syntax(parts: &[usize]) -> String {
     runs(parts).collect::<Vec<_>>().join(",")
 }
 
+/// Why a list of part numbers does not read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PartListError {
+    #[error("'{0}' is not a part number")]
+    NotANumber(String),
+    #[error("the range {0}-{1} is empty")]
+    EmptyRange(usize, usize),
+    #[error("part {part} does not exist: the plan has parts 0..{}", .total.saturating_sub(1))]
+    NoSuchPart { part: usize, total: usize },
+}
+
 /// Part numbers written as [`array_syntax`] writes them (`3,17,40-45`), sorted, each once; every
-/// number below `total`. The error says what is wrong with the text.
-pub fn parse_array_syntax(text: &str, total: usize) -> Result<Vec<usize>, String> {
+/// number below `total`.
+pub fn parse_array_syntax(text: &str, total: usize) -> Result<Vec<usize>, PartListError> {
     let number = |t: &str| {
         t.trim()
             .parse::<usize>()
-            .map_err(|_| format!("'{t}' is not a part number"))
+            .map_err(|_| PartListError::NotANumber(t.to_string()))
     };
     let mut parts = Vec::new();
     for item in text.split(',') {
@@ -236,13 +248,10 @@ pub fn parse_array_syntax(text: &str, total: usize) -> Result<Vec<usize>, String
             None => (number(item)?, number(item)?),
         };
         if a > b {
-            return Err(format!("the range {a}-{b} is empty"));
+            return Err(PartListError::EmptyRange(a, b));
         }
         if b >= total {
-            return Err(format!(
-                "part {b} does not exist: the plan has parts 0..{}",
-                total.saturating_sub(1)
-            ));
+            return Err(PartListError::NoSuchPart { part: b, total });
         }
         parts.extend(a..=b);
     }
@@ -484,6 +493,34 @@ fn certify(
     Ok(())
 }
 
+/// Parts still to run, or a count that contradicts the plan's size, are failures (run them, plan again); results or a plan that do not prove what they claim are refused like a foreign file.
+impl Kind for PartListError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            PartListError::NotANumber(_)
+            | PartListError::EmptyRange(..)
+            | PartListError::NoSuchPart { .. } => ErrorKind::Refusal,
+        }
+    }
+}
+
+impl Kind for MergeError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            MergeError::Missing { .. }
+            | MergeError::NotMinimum { .. }
+            | MergeError::NoLayout { .. }
+            | MergeError::NoBoard(_) => ErrorKind::Failure,
+            MergeError::Plan(_)
+            | MergeError::Unproven { .. }
+            | MergeError::Uncovered { .. }
+            | MergeError::Overlap { .. }
+            | MergeError::BadCount { .. }
+            | MergeError::Check(_) => ErrorKind::Refusal,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -495,16 +532,16 @@ mod tests {
         assert_eq!(parse_array_syntax(&array_syntax(&parts), 20), Ok(parts));
         assert_eq!(parse_array_syntax("5, 1-2,2", 6), Ok(vec![1, 2, 5]));
         assert_eq!(
-            parse_array_syntax("0-2,x", 3),
+            parse_array_syntax("0-2,x", 3).map_err(|e| e.to_string()),
             Err("'x' is not a part number".to_string())
         );
         assert_eq!(
-            parse_array_syntax("4-3", 9),
+            parse_array_syntax("4-3", 9).map_err(|e| e.to_string()),
             Err("the range 4-3 is empty".to_string())
         );
         // The first item past the plan is named, before a later item that does not read.
         assert_eq!(
-            parse_array_syntax("0-2,x", 2),
+            parse_array_syntax("0-2,x", 2).map_err(|e| e.to_string()),
             Err("part 2 does not exist: the plan has parts 0..1".to_string())
         );
         assert_eq!(array_syntax(&[]), "");

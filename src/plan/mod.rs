@@ -20,6 +20,7 @@ mod report;
 pub mod run_dir;
 mod split;
 pub mod status;
+pub mod worker;
 
 use std::fmt;
 use std::path::Path;
@@ -30,16 +31,18 @@ use sha2::{Digest, Sha256};
 use thiserror::Error;
 
 use crate::board::Board;
+use crate::error::{ErrorKind, Kind};
 use crate::layout::Layout;
 use crate::search::{Incumbent, PartPath, Problem, Rank, SearchSpace};
 
 pub use attempts::{
     age, last_attempt, slurm_time, time_text, utc_iso, Attempt, AttemptEvent, LastAttempt,
 };
-pub use audit::{audit_part, audit_verdict, sample_parts, PartAudit};
+pub use audit::{audit_part, audit_verdict, sample_parts, AuditError, PartAudit};
 pub use build::{build, PlanRequest, MIN_PART_NODES, PROBES};
 pub use merge::{
     array_syntax, count_contradiction, merge, parse_array_syntax, BoardAnswer, MergeError, Merged,
+    PartListError,
 };
 pub use report::{run_part, CountReport, FoundReport, PartReport, PartRun, ReportError};
 pub use split::{split_parts, Split, SplitError};
@@ -427,5 +430,18 @@ impl LoadedPlan {
         n.saturating_sub(1)
     ));
         out
+    }
+}
+
+/// A plan file that this build cannot run: the run directory is at fault.
+impl Kind for PlanError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            PlanError::NotAPlan(_)
+            | PlanError::Version { .. }
+            | PlanError::QueendomVersion { .. }
+            | PlanError::Inconsistent(_)
+            | PlanError::OtherSearch { .. } => ErrorKind::Refusal,
+        }
     }
 }

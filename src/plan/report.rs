@@ -1,5 +1,6 @@
 //! Part reports: what one part of a plan gave, as stored in the run's `results/` folder.
 
+use crate::error::{ErrorKind, Kind};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -185,6 +186,16 @@ pub(crate) fn count_part(
 }
 
 impl PartReport {
+    /// What the part found, in words: "found a layout of 5 queens", "12 layouts, 3 classes" or
+    /// "nothing below 5 queens".
+    pub fn found_text(&self) -> String {
+        match (&self.found, &self.count) {
+            (Some(f), _) => format!("found a layout of {} queens", f.queens),
+            (None, Some(c)) => format!("{} layouts, {} classes", c.layouts, c.classes),
+            (None, None) => format!("nothing below {} queens", self.bound_queens),
+        }
+    }
+
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = serde_json::to_vec_pretty(self).expect("a report serialises");
         out.push(b'\n');
@@ -337,4 +348,17 @@ fn check_classes(plan: &LoadedPlan, board: Board, c: &CountReport) -> Result<(),
         ));
     }
     Ok(())
+}
+
+/// A result file that is foreign, corrupt or forged.
+impl Kind for ReportError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            ReportError::NotAReport(_)
+            | ReportError::OtherPlan(_)
+            | ReportError::WrongPart { .. }
+            | ReportError::Mismatch { .. }
+            | ReportError::Check(_) => ErrorKind::Refusal,
+        }
+    }
 }

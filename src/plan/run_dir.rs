@@ -25,8 +25,9 @@ use super::{
     array_syntax, last_attempt, parse_array_syntax, parts_text, run_part, split_parts, utc_iso,
     Attempt, AttemptEvent, LastAttempt, LoadedPlan, PartReport, ReportError, Split, PROBES,
 };
-use crate::output::file::write_whole;
-use crate::output::lock::host_name;
+use crate::destination::file::write_whole;
+use crate::destination::lock::host_name;
+use crate::error::{ErrorKind, Kind};
 use crate::search::{SearchError, SearchOptions};
 
 /// A run directory that cannot be used as asked (missing, foreign, not empty, unreadable): a
@@ -423,9 +424,23 @@ impl RunDir {
     }
 }
 
+/// Why a part was not run to a stored result.
+#[derive(Debug, Error)]
 pub enum WorkError {
+    #[error(transparent)]
     Search(SearchError),
+    /// The result cannot be stored.
+    #[error("{0}")]
     Io(io::Error),
+}
+
+impl Kind for WorkError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            WorkError::Search(e) => e.kind(),
+            WorkError::Io(e) => Kind::kind(e),
+        }
+    }
 }
 
 /// The right to create the plan of a run directory (`claims/plan.lock`), so that processes that
@@ -791,5 +806,20 @@ fn slurm_job() -> Option<String> {
     match (var("SLURM_ARRAY_JOB_ID"), var("SLURM_ARRAY_TASK_ID")) {
         (Some(job), Some(task)) => Some(format!("{job}_{task}")),
         _ => var("SLURM_JOB_ID"),
+    }
+}
+
+impl Kind for RunDirError {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::Refusal
+    }
+}
+
+impl Kind for SplitRunError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            SplitRunError::Refused(e) => e.kind(),
+            SplitRunError::Failed(_) => ErrorKind::Failure,
+        }
     }
 }

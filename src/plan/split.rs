@@ -10,6 +10,7 @@
 
 use thiserror::Error;
 
+use crate::error::{ErrorKind, Kind};
 use crate::search::{Goal, Incumbent, PartPath};
 
 use super::build::seed;
@@ -140,4 +141,12 @@ fn descendants(
             estimate: e.round(),
         })
         .collect())
+}
+
+impl Kind for SplitError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            SplitError::NoSuchPart { .. } | SplitError::Leaf(_) => ErrorKind::Refusal,
+        }
+    }
 }

@@ -9,6 +9,7 @@ use thiserror::Error;
 use super::resume::{KeptRow, ResumeError};
 use super::{boards, square_boards, SizeList};
 use crate::board::Board;
+use crate::error::{ErrorKind, Kind};
 use crate::nqueens::{count_placements_traced, count_rectangular, NQueensError};
 use crate::row::{NQueensRow, RowKind};
 use crate::trace::Trace;
@@ -177,6 +178,21 @@ fn searched(board: Board) -> Board {
         board
     } else {
         board.transposed()
+    }
+}
+
+impl Kind for CountError {
+    fn kind(&self) -> ErrorKind {
+        self.source.kind()
+    }
+}
+
+impl Kind for RecountError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            RecountError::Count(e) => e.kind(),
+            RecountError::Differs(e) => e.kind(),
+        }
     }
 }
 

@@ -27,6 +27,7 @@ use std::collections::{HashMap, HashSet};
 use thiserror::Error;
 
 use crate::board::Board;
+use crate::error::{ErrorKind, Kind};
 use crate::export::{FieldSyntax, Format, LineError, LinePattern, PatternField, RowReader};
 use crate::plan::count_contradiction;
 use crate::row::{CellKind, Column, NQueensRow, Row, RowKind, TableRow};
@@ -754,6 +755,29 @@ pub fn reprove(
         }
     }
     Ok(count)
+}
+
+impl Kind for ResumeError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            ResumeError::NotResumable { .. }
+            | ResumeError::NotText { .. }
+            | ResumeError::LongLine { .. }
+            | ResumeError::PartialLine { .. }
+            | ResumeError::Header { .. }
+            | ResumeError::OtherKind { .. }
+            | ResumeError::OtherProblem { .. }
+            | ResumeError::NotRequested { .. }
+            | ResumeError::Line(_)
+            | ResumeError::Digest { .. }
+            | ResumeError::NotMinimal { .. }
+            | ResumeError::WrongCounts { .. }
+            | ResumeError::NoDigest { .. }
+            | ResumeError::Impossible { .. }
+            | ResumeError::Transposes { .. } => ErrorKind::Refusal,
+            ResumeError::Search { error, .. } => error.kind(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ mod pictures;
 mod plan;
 mod readback;
 mod readme;
+mod refusals;
 mod results;
 mod robust;
 mod signals;

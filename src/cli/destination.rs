@@ -1,8 +1,8 @@
-//! Where output goes: a file (claimed through the output-file policy in [`file`]) or `-` for
-//! standard output. A closed pipe on standard output is not a failure (the reader went away, as
+//! Where output goes: a file (claimed through the library's output-file policy,
+//! `queendom::destination::file`) or `-` for standard output. A closed pipe on standard output is not a failure (the reader went away, as
 //! `head` does); a closed standard output (`>&-`) is, since the output would be lost.
 
-pub use queendom::output::{check_stdout, OutFile, OutputError, Target};
+pub use queendom::destination::{check_stdout, OutFile, Target};
 
 use std::io;
 
@@ -47,7 +47,7 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
         c.downcast_ref::<io::Error>()
             .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
-            || c.downcast_ref::<queendom::table::output::TableError>()
-                .is_some_and(queendom::table::output::TableError::is_broken_pipe)
+            || c.downcast_ref::<queendom::table::writer::TableError>()
+                .is_some_and(queendom::table::writer::TableError::is_broken_pipe)
     })
 }

@@ -11,6 +11,7 @@ use std::os::fd::AsFd;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::PathBuf;
 
+use crate::error::{ErrorKind, Kind};
 use thiserror::Error;
 
 pub use file::OutFile;
@@ -25,13 +26,6 @@ pub enum OutputError {
     /// Writing failed (exit 1).
     #[error("{0}")]
     Failed(String),
-}
-
-impl OutputError {
-    /// Whether nothing was done: the input (a path, a file) is at fault, not the machine.
-    pub fn is_refusal(&self) -> bool {
-        matches!(self, OutputError::Refused(_))
-    }
 }
 
 pub(crate) fn usage(msg: impl std::fmt::Display) -> OutputError {
@@ -135,4 +129,13 @@ fn stdout_was_closed() -> bool {
             .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
             .is_some_and(|flags| flags & 0o3 == 0o2)
     })
+}
+
+impl Kind for OutputError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            OutputError::Refused(_) => ErrorKind::Refusal,
+            OutputError::Failed(_) => ErrorKind::Failure,
+        }
+    }
 }

@@ -14,7 +14,7 @@
 //!
 //! An existing file or journal is read back through [`resume::read_table`] (header, byte order
 //! mark, CRLF, digests, the checks of the rows' [`Schema`]); the FILE is claimed, and so locked,
-//! through the output policy ([`crate::output`]) before anything is read. The writer prints
+//! through the output policy ([`crate::destination`]) before anything is read. The writer prints
 //! nothing: what a command might tell the user is in [`Output::take_notes`].
 
 use std::collections::HashMap;
@@ -29,9 +29,10 @@ use super::resume::{
     MAX_LINE_BYTES,
 };
 use crate::board::Board;
+use crate::destination::file::{cannot_write, read_start};
+use crate::destination::{check_stdout, OutFile, OutputError, Sink, Target};
+use crate::error::{ErrorKind, Kind};
 use crate::export::{Export, ExportError, Format, Subject};
-use crate::output::file::{cannot_write, read_start};
-use crate::output::{check_stdout, OutFile, OutputError, Sink, Target};
 use crate::row::{Row, RowKind};
 
 /// Why a table cannot be written.
@@ -52,15 +53,6 @@ pub enum TableError {
 }
 
 impl TableError {
-    /// Whether the input (a path, a file, an option) is at fault and nothing was changed.
-    pub fn is_refusal(&self) -> bool {
-        match self {
-            TableError::Output(e) => e.is_refusal(),
-            TableError::Refused(_) => true,
-            _ => false,
-        }
-    }
-
     /// Whether the reader of standard output went away (as `head` does): not a failure.
     pub fn is_broken_pipe(&self) -> bool {
         let io = match self {
@@ -709,6 +701,17 @@ fn read_journal(journal: &Path, boards: usize) -> Result<(Vec<u8>, bool), TableE
         )));
     }
     Ok(read_start(journal, MAX_LINE_BYTES, max_lines(boards))?)
+}
+
+impl Kind for TableError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            TableError::Output(e) => e.kind(),
+            TableError::Refused(_) => ErrorKind::Refusal,
+            TableError::Export(e) => e.kind(),
+            TableError::Io(e) => Kind::kind(e),
+        }
+    }
 }
 
 #[cfg(test)]
