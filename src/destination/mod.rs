@@ -1,4 +1,4 @@
-//! Where output goes: a file (claimed through the output-file policy in [`file`]) or `-` for
+//! Where output goes: a file (claimed through the output-file policy in [`mod@file`]) or `-` for
 //! standard output. The one policy every file queendom writes goes through; the command line only
 //! names the target.
 

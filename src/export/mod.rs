@@ -1,6 +1,6 @@
-//! Table formats. Each format turns the same row records ([`TableRow`]) into bytes and does no I/O,
-//! so that the caller decides where the bytes go and when they are flushed (rows are written as
-//! they finish).
+//! Table formats. Each format turns the same row records ([`crate::row::TableRow`]) into bytes and
+//! does no I/O, so that the caller decides where the bytes go and when they are flushed (rows are
+//! written as they finish).
 //!
 //! The line formats (CSV, TSV, JSON Lines) write one whole line per board and nothing after the
 //! last row, so a file cut short after any row is still a valid table: these are the formats a run

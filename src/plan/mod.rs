@@ -5,7 +5,7 @@
 //! A plan names each part by its board and its path in the search tree (see
 //! [`crate::search::PartPath`]); the search order makes the merged answer independent of where and
 //! when the parts ran. The best layout known is shared through the results: a part started after
-//! others finished begins from the best of their layouts (see [`Plan::incumbent`]).
+//! others finished begins from the best of their layouts (see [`LoadedPlan::incumbent`]).
 //!
 //! Everything here is pure: plans and part reports are turned into bytes and read back from bytes,
 //! and the caller decides where they are stored. The identity of a plan is the SHA-256 of its

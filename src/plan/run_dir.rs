@@ -378,7 +378,7 @@ impl RunDir {
 
     /// Search part `k` (which the caller has claimed) and store its result. The best layout the
     /// results present hold is where the part starts: the shared bound (as of the last read of
-    /// `results/`, at most [`REFRESH`] old when the part starts).
+    /// `results/`, at most `REFRESH` (one second) old when the part starts).
     pub fn work(
         &self,
         k: usize,

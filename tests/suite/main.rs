@@ -1,6 +1,6 @@
 //! The integration tests, as one test binary: each release build of a test binary links the whole
-//! library with link-time optimisation, so one binary instead of fourteen saves minutes of CI.
-//! Each module is one concern; `common` holds what they share.
+//! library with link-time optimisation, so one binary instead of one per module (22) saves minutes
+//! of CI. Each module is one concern; `common` holds what they share.
 
 mod common;
 
