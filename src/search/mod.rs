@@ -24,6 +24,7 @@ mod kernel;
 mod lines;
 mod options;
 mod part;
+mod plain;
 mod record;
 mod results;
 mod shared;
@@ -43,6 +44,7 @@ use space::{layout_of, SpaceW};
 pub use crate::problem::Problem;
 pub use error::SearchError;
 pub use options::{PartProgress, PartsDone, Phase, PhaseProgress, SearchOptions};
+pub use plain::PlainOutcome;
 pub use results::{threads_text, Bounded, CountReportError, Counted, Solution};
 pub use start::{StartError, StartLayouts};
 
@@ -353,6 +355,23 @@ impl SearchSpace {
         with_space!(self, s => driver::run_part(s, part, goal, options))
     }
 
+    /// The plain search of `part` (see [`PlainOutcome`]): placements, the cover check and the
+    /// queen budget only, none of the kernel's bounds and rules, for an audit that a wrong rule
+    /// cannot pass: the fewest queens of a layout of the part within `max_queens`, in at most
+    /// `budget` nodes. `None` for a path of no part.
+    pub fn run_plain(
+        &self,
+        part: &PartPath,
+        max_queens: usize,
+        budget: u64,
+    ) -> Option<PlainOutcome> {
+        let independent = self.problem.forbids_attacks();
+        with_space!(self, s => {
+            let at = s.locate(part.indices())?;
+            Some(plain::search(&s.geo, independent, &at, max_queens, budget))
+        })
+    }
+
     fn layout(&self, queens: &[u16]) -> Layout {
         layout_of(self.board(), queens)
     }
@@ -370,6 +389,74 @@ mod tests {
         )
         .unwrap()
         .queens()
+    }
+
+    /// Every part two levels down of small boards, searched by the kernel and by the plain
+    /// search: the same smallest layout within the minimum less one (none) and within the
+    /// minimum, part by part (a rule that cut a part's only minimum layouts would show here).
+    #[test]
+    fn the_plain_search_agrees_with_the_kernel_part_by_part() {
+        for (rows, cols, problem) in [
+            (6, 6, Problem::Domination),
+            (7, 7, Problem::Domination),
+            (8, 8, Problem::Domination),
+            (6, 9, Problem::Domination),
+            (10, 10, Problem::Domination),
+            (11, 11, Problem::Domination),
+            (12, 12, Problem::Domination),
+            (9, 12, Problem::Domination),
+            (7, 7, Problem::IndependentDomination),
+            (10, 10, Problem::IndependentDomination),
+            (8, 8, Problem::IndependentDomination),
+            (6, 9, Problem::IndependentDomination),
+        ] {
+            let board = Board::new(rows, cols).unwrap();
+            let space = SearchSpace::new(board, problem);
+            let options = SearchOptions::sequential();
+            let least = solve(board, problem, &options).unwrap().queens();
+            let mut parts = Vec::new();
+            for root in space.children(&PartPath::whole()).unwrap() {
+                match space.children(&root).unwrap() {
+                    children if children.is_empty() => parts.push(root),
+                    children => parts.extend(children),
+                }
+            }
+            let mut holding = 0;
+            for part in &parts {
+                let kernel = |max: usize| match space
+                    .run(part, &Goal::Improve(Incumbent::at_most(max)), &options)
+                    .unwrap()
+                    .result
+                {
+                    PartResult::Improve(found) => found.map(|f| f.layout.len()),
+                    PartResult::Count(_) => unreachable!(),
+                };
+                let below = space.run_plain(part, least - 1, u64::MAX).unwrap();
+                assert!(below.complete);
+                assert_eq!(below.smallest, None, "{problem} of {board}, part {part}");
+                assert_eq!(kernel(least - 1), None, "{problem} of {board}, part {part}");
+                let at = space.run_plain(part, least, u64::MAX).unwrap();
+                assert_eq!(
+                    at.smallest,
+                    kernel(least),
+                    "{problem} of {board}, part {part}"
+                );
+                holding += at.smallest.is_some() as usize;
+            }
+            assert!(holding > 0, "{problem} of {board}: no part holds a layout");
+        }
+    }
+
+    #[test]
+    fn the_plain_search_says_when_its_budget_ran_out() {
+        let board = Board::new(8, 8).unwrap();
+        let space = SearchSpace::new(board, Problem::Domination);
+        let part = &space.children(&PartPath::whole()).unwrap()[0];
+        let short = space.run_plain(part, 4, 100).unwrap();
+        assert!(!short.complete);
+        assert_eq!(short.nodes, 100);
+        let whole = space.run_plain(part, 4, u64::MAX).unwrap();
+        assert!(whole.complete && whole.nodes > 100 && whole.smallest.is_none());
     }
 
     #[test]
