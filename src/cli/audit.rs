@@ -2,10 +2,12 @@
 //! that each part's result claims what its subtree holds.
 
 use std::path::PathBuf;
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use queendom::plan::{
-    array_syntax, audit_part, audit_verdict, merge, parse_array_syntax, sample_parts, AuditError,
+    array_syntax, audit_part, audit_part_plainly, audit_verdict, merge, parse_array_syntax,
+    sample_parts, AuditError, PlanGoal,
 };
 use queendom::search::{SearchError, SearchOptions};
 
@@ -44,6 +46,11 @@ pub struct AuditArgs {
     /// Only print the chosen parts in Slurm array syntax (for `sbatch --array=`), and exit.
     #[arg(long)]
     list: bool,
+    /// Search the parts with the plain search (placements, the cover check and the queen budget
+    /// only: none of the kernel's bounds and rules), at most this many nodes a part; minimum
+    /// plans only. A part it cannot finish fails the audit.
+    #[arg(long, value_name = "NODES", num_args = 0..=1, default_missing_value = "1000000000")]
+    plain: Option<u64>,
     #[command(flatten)]
     threads: ThreadArgs,
 }
@@ -54,6 +61,9 @@ pub fn run(args: AuditArgs) -> Result<(), Failure> {
     let (chosen, how) = choose(&args, total)?;
     if args.list {
         return print(&format!("{}\n", array_syntax(&chosen)));
+    }
+    if args.plain.is_some() && run.plan.plan.goal != PlanGoal::Minimum {
+        return Err(AuditError::PlainCount.into());
     }
     let results = run.read_results();
     if let Some((path, why)) = results.refused.first() {
@@ -76,22 +86,29 @@ pub fn run(args: AuditArgs) -> Result<(), Failure> {
         args.run.display(),
         chosen.len()
     ))?;
+    let interrupted = |k: usize, done: usize| {
+        eprintln!(
+            "queendom: audit interrupted at part {k}; {done} of {} parts audited",
+            chosen.len()
+        );
+        Failure::Interrupted(interrupt.exit_code())
+    };
     let (mut failed, mut cpu, mut nodes) = (Vec::new(), 0.0f64, 0u64);
     for (done, &k) in chosen.iter().enumerate() {
         let report = results.reports[k]
             .as_ref()
             .expect("a merged run has them all");
         let before = cpu_seconds();
-        let audit = match pool.install(|| audit_part(&run.plan, &merged, report, k, &options)) {
-            Ok(a) => a,
-            Err(SearchError::Cancelled) => {
-                eprintln!(
-                    "queendom: audit interrupted at part {k}; {done} of {} parts audited",
-                    chosen.len()
-                );
-                return Err(Failure::Interrupted(interrupt.exit_code()));
-            }
-            Err(e) => return Err(e.into()),
+        let audit = match args.plain {
+            Some(budget) => match audit_part_plainly(&run.plan, &merged, k, budget, &options)? {
+                _ if interrupt.flag().load(Relaxed) => return Err(interrupted(k, done)),
+                a => a,
+            },
+            None => match pool.install(|| audit_part(&run.plan, &merged, report, k, &options)) {
+                Ok(a) => a,
+                Err(SearchError::Cancelled) => return Err(interrupted(k, done)),
+                Err(e) => return Err(e.into()),
+            },
         };
         let spent = (cpu_seconds() - before).max(0.0);
         cpu += spent;

@@ -47,6 +47,9 @@ pub enum AuditError {
     /// prove what they claim (refused, as by `merge`).
     #[error("{}: {error}{}", .run.display(), if matches!(.error, MergeError::Missing { .. }) { "; an audit checks a merged run" } else { "" })]
     NotMerged { run: PathBuf, error: MergeError },
+    /// `audit --plain` of a count plan: the plain search checks minimum plans only.
+    #[error("--plain audits the parts of a minimum plan; this plan counts layouts (audit it without --plain)")]
+    PlainCount,
     /// Some parts' results claim what their subtrees do not hold.
     #[error("{} of {audited} audited parts claim what their subtree does not hold: {} (their results are wrong: delete them and run the parts again)", .failed.len(), array_syntax(.failed))]
     ClaimsFail { audited: usize, failed: Vec<usize> },
@@ -61,6 +64,7 @@ impl Kind for AuditError {
                 // Every other way of not merging is a run that is not sound: refused.
                 _ => ErrorKind::Refusal,
             },
+            AuditError::PlainCount => ErrorKind::Refusal,
             AuditError::ClaimsFail { .. } => ErrorKind::Failure,
         }
     }
@@ -167,6 +171,46 @@ pub fn audit_part(
             })
         }
     }
+}
+
+/// Search part `k` of a minimum plan again with the plain search (`SearchSpace::run_plain`: no
+/// bound and no structural rule of the kernel), at most `budget` nodes, and check that it holds
+/// no layout of fewer queens than the merged answer. Weaker than [`audit_part`] on ranks (the
+/// plain search compares sizes only), but it shares none of the kernel's pruning, so a wrong rule
+/// cannot pass it. A part the budget does not cover is a failure: its claim is not checked. (A
+/// cancelled search ends early too: the caller looks at `options.cancel`.)
+pub fn audit_part_plainly(
+    plan: &LoadedPlan,
+    merged: &Merged,
+    k: usize,
+    budget: u64,
+    options: &SearchOptions,
+) -> Result<PartAudit, AuditError> {
+    if plan.plan.goal != PlanGoal::Minimum {
+        return Err(AuditError::PlainCount);
+    }
+    let (b, _, path) = plan.part(k);
+    let answer = merged.boards[b].layout.len();
+    let outcome = plan
+        .space(b)
+        .run_plain(path, answer.saturating_sub(1), budget, options)
+        .expect("a part of a checked plan is a part of its tree");
+    let failure = if let Some(queens) = outcome.smallest {
+        Some(format!(
+            "the plain search finds a layout of {queens} queens in its subtree, fewer than the merged answer of {answer}"
+        ))
+    } else if !outcome.complete {
+        Some(format!(
+            "the plain search did not finish it within {budget} nodes, so its claim is not checked (a larger --plain budget, or parts split smaller)"
+        ))
+    } else {
+        None
+    };
+    Ok(PartAudit {
+        part: k,
+        nodes: outcome.nodes,
+        failure,
+    })
 }
 
 /// A count's classes (canonical layout, size), in a fixed order: parts list them as found.

@@ -38,7 +38,9 @@ use crate::search::{Incumbent, PartPath, Problem, Rank, SearchSpace};
 pub use attempts::{
     age, last_attempt, slurm_time, time_text, utc_iso, Attempt, AttemptEvent, LastAttempt,
 };
-pub use audit::{audit_part, audit_verdict, sample_parts, AuditError, PartAudit};
+pub use audit::{
+    audit_part, audit_part_plainly, audit_verdict, sample_parts, AuditError, PartAudit,
+};
 pub use build::{build, PlanRequest, MIN_PART_NODES, PROBES};
 pub use merge::{
     array_syntax, count_contradiction, merge, parse_array_syntax, BoardAnswer, MergeError, Merged,

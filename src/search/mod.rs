@@ -358,17 +358,20 @@ impl SearchSpace {
     /// The plain search of `part` (see [`PlainOutcome`]): placements, the cover check and the
     /// queen budget only, none of the kernel's bounds and rules, for an audit that a wrong rule
     /// cannot pass: the fewest queens of a layout of the part within `max_queens`, in at most
-    /// `budget` nodes. `None` for a path of no part.
+    /// `budget` nodes; `options.cancel` stops it (the outcome is then incomplete). Sequential.
+    /// `None` for a path of no part.
     pub fn run_plain(
         &self,
         part: &PartPath,
         max_queens: usize,
         budget: u64,
+        options: &SearchOptions,
     ) -> Option<PlainOutcome> {
+        let cancel = options.cancel.as_deref();
         let independent = self.problem.forbids_attacks();
         with_space!(self, s => {
             let at = s.locate(part.indices())?;
-            Some(plain::search(&s.geo, independent, &at, max_queens, budget))
+            Some(plain::search(&s.geo, independent, &at, max_queens, budget, cancel))
         })
     }
 
@@ -431,11 +434,13 @@ mod tests {
                     PartResult::Improve(found) => found.map(|f| f.layout.len()),
                     PartResult::Count(_) => unreachable!(),
                 };
-                let below = space.run_plain(part, least - 1, u64::MAX).unwrap();
+                let below = space
+                    .run_plain(part, least - 1, u64::MAX, &options)
+                    .unwrap();
                 assert!(below.complete);
                 assert_eq!(below.smallest, None, "{problem} of {board}, part {part}");
                 assert_eq!(kernel(least - 1), None, "{problem} of {board}, part {part}");
-                let at = space.run_plain(part, least, u64::MAX).unwrap();
+                let at = space.run_plain(part, least, u64::MAX, &options).unwrap();
                 assert_eq!(
                     at.smallest,
                     kernel(least),
@@ -451,11 +456,12 @@ mod tests {
     fn the_plain_search_says_when_its_budget_ran_out() {
         let board = Board::new(8, 8).unwrap();
         let space = SearchSpace::new(board, Problem::Domination);
+        let options = SearchOptions::sequential();
         let part = &space.children(&PartPath::whole()).unwrap()[0];
-        let short = space.run_plain(part, 4, 100).unwrap();
+        let short = space.run_plain(part, 4, 100, &options).unwrap();
         assert!(!short.complete);
         assert_eq!(short.nodes, 100);
-        let whole = space.run_plain(part, 4, u64::MAX).unwrap();
+        let whole = space.run_plain(part, 4, u64::MAX, &options).unwrap();
         assert!(whole.complete && whole.nodes > 100 && whole.smallest.is_none());
     }
 

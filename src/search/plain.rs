@@ -12,6 +12,8 @@
 //! (`space.rs`): a partition of the layouts by the first queens, whose branching uses every
 //! allowed square covering the branching square, so it prunes nothing.
 
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
 use crate::board::{Bits, Geometry};
 
 use super::space::Located;
@@ -23,8 +25,8 @@ pub struct PlainOutcome {
     pub smallest: Option<usize>,
     /// Nodes expanded (each a placement of one queen).
     pub nodes: u64,
-    /// Whether the whole part was searched; `false`: the node budget ran out first, and
-    /// `smallest` and `layouts_at_limit` say only what was seen.
+    /// Whether the whole part was searched; `false`: the node budget ran out first (or the
+    /// search was cancelled), and `smallest` says only what was seen.
     pub complete: bool,
 }
 
@@ -36,7 +38,11 @@ struct Plain<'a, const W: usize> {
     smallest: Option<usize>,
     nodes: u64,
     budget: u64,
+    cancel: Option<&'a AtomicBool>,
 }
+
+/// How often (in nodes) the plain search looks at its cancel flag.
+const CANCEL_POLL: u64 = 1 << 16;
 
 impl<const W: usize> Plain<'_, W> {
     /// Search below a node of `depth` queens; `false` once the budget is spent.
@@ -56,7 +62,10 @@ impl<const W: usize> Plain<'_, W> {
             candidates = candidates.and(&uncovered);
         }
         for v in candidates.ones() {
-            if self.nodes >= self.budget {
+            if self.nodes >= self.budget
+                || self.nodes.is_multiple_of(CANCEL_POLL)
+                    && self.cancel.is_some_and(|c| c.load(Relaxed))
+            {
                 return false;
             }
             self.nodes += 1;
@@ -73,13 +82,14 @@ impl<const W: usize> Plain<'_, W> {
 }
 
 /// The plain search of the part `at` for its smallest layout of at most `limit` queens, at most
-/// `budget` nodes.
+/// `budget` nodes; it stops early once `cancel` is set.
 pub(super) fn search<const W: usize>(
     geo: &Geometry<W>,
     independent: bool,
     at: &Located<W>,
     limit: usize,
     budget: u64,
+    cancel: Option<&AtomicBool>,
 ) -> PlainOutcome {
     let mut plain = Plain {
         geo,
@@ -88,6 +98,7 @@ pub(super) fn search<const W: usize>(
         smallest: None,
         nodes: 0,
         budget,
+        cancel,
     };
     let complete = plain.search(at.node.covered, at.node.forbidden, at.queens.len());
     PlainOutcome {

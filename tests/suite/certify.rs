@@ -328,6 +328,32 @@ fn an_audit_catches_a_part_that_hid_the_optimum() {
         "{out}"
     );
     assert!(err.contains(&format!(": {k} (their results")), "{err}");
+    // So does the plain search, which shares none of the kernel's pruning, and it holds on the
+    // good run; a budget too small to finish a part fails the audit rather than pass it.
+    let (code, out, _) = run(&["audit", bad.to_str().unwrap(), "--parts", &k, "--plain"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("FAILS: the plain search finds a layout of 7 queens"),
+        "{out}"
+    );
+    let plain = ok(&[
+        "audit",
+        good.to_str().unwrap(),
+        "--sample",
+        "25%",
+        "--plain",
+    ]);
+    assert!(plain.contains("every audited claim holds"), "{plain}");
+    let (code, out, _) = run(&[
+        "audit",
+        good.to_str().unwrap(),
+        "--parts",
+        &k,
+        "--plain",
+        "10",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("did not finish it within 10 nodes"), "{out}");
     // So does a 100% audit, naming every part that hid one.
     let (code, out, _) = run(&["audit", bad.to_str().unwrap(), "--sample", "100%"]);
     assert_eq!(code, 1);

@@ -29,6 +29,15 @@ fn plan(dir: &Path) {
         .success();
 }
 
+/// A count plan of one part for 6x6 in `run/`.
+fn count_plan(dir: &Path) {
+    queendom()
+        .current_dir(dir)
+        .args(["plan", "6x6", "--count", "--parts", "4", "-o", "run"])
+        .assert()
+        .success();
+}
+
 /// `run/` with its one part done.
 fn done(dir: &Path) {
     plan(dir);
@@ -305,6 +314,12 @@ const CASES: &[Case] = &[
         setup: junk_result,
         args: &["audit", "run"],
         says: "it is not a queendom part report",
+    },
+    Case {
+        refusal: "AuditError::PlainCount",
+        setup: count_plan,
+        args: &["audit", "run", "--plain"],
+        says: "--plain audits the parts of a minimum plan",
     },
     Case {
         refusal: "ReportError::OtherPlan",
