@@ -25,7 +25,7 @@ use crate::board::{Board, MAX_SIDE};
 use crate::nqueens_check::{check_placement, PlacementError};
 use crate::trace::{ChildSplit, TaskIdentity, TaskKind, Trace};
 
-use kernel::{columns_mask, Classes, Corner, Plain, Side};
+use kernel::{columns_mask, Classes, Corner, Partial, Plain, Side};
 
 /// Largest n accepted: the widest board the 32-bit column masks hold.
 pub const MAX_N: usize = MAX_SIDE;
@@ -255,10 +255,13 @@ fn count_classes(n: usize, parallel: bool, trace: Option<&Trace>) -> Classes {
                 of8: corner.search(r.y, r.left, r.down, r.right),
                 ..Classes::default()
             },
-            SquarePiece::Side(side, r, mut board) => {
-                let mut found = Classes::default();
-                side.search(r.y, r.left, r.down, r.right, &mut board, &mut found);
-                found
+            SquarePiece::Side(side, r, board) => {
+                let mut at = Partial {
+                    board,
+                    found: Classes::default(),
+                };
+                side.search(r.y, r.left, r.down, r.right, &mut at);
+                at.found
             }
         };
         if let (Some(trace), Some(span)) = (trace, span) {
