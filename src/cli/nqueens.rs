@@ -12,8 +12,8 @@ use queendom::table::SizeList;
 use queendom::{Board, Layout, Square};
 
 use super::destination::{OutFile, Target};
-use super::format_arg::FormatArg;
 use super::signals::ExitOnSignal;
+use super::table_file::TableFileArgs;
 use super::trace_file::TraceArgs;
 use super::{progress, usage, Failure, ThreadArgs};
 
@@ -37,26 +37,14 @@ pub struct NQueensArgs {
     /// Rectangular boards: column counts, in the same form as SIZES (needs --rows).
     #[arg(long, value_name = "SIZES")]
     cols: Option<SizeList>,
-    /// Print every placement, one per line as the 1-based column of the queen in each row, in
-    /// lexicographic order, then the count (n ≤ 18).
+    /// Print every placement (n ≤ 18), one a line: the queen's column (from 1) in each row.
     #[arg(long, conflicts_with_all = ["board", "rows"])]
     list: bool,
     /// Like --list, but each placement as a diagram.
     #[arg(long, conflicts_with = "rows")]
     board: bool,
-    /// Output file; `-` or none means stdout. An existing table is resumed.
-    #[arg(short = 'o', long, value_name = "FILE")]
-    output: Option<String>,
-    /// Output format [default: from FILE's extension, else csv].
-    #[arg(short = 'f', long, value_name = "FORMAT", ignore_case = true)]
-    format: Option<FormatArg>,
-    /// Replace FILE instead of resuming it; FILE changes only once the new table is complete.
-    #[arg(long)]
-    force: bool,
-    /// Count every kept row again when resuming, whatever its size.
-    #[arg(long)]
-    verify: bool,
-    /// (square boards, counting) An existing --trace FILE is replaced only with --force.
+    #[command(flatten)]
+    file: TableFileArgs,
     #[command(flatten)]
     trace: TraceArgs,
     #[command(flatten)]
@@ -67,35 +55,47 @@ pub fn run(args: NQueensArgs) -> Result<(), Failure> {
     check_args(&args)?;
     let listing = args.list || args.board;
     let signals = ExitOnSignal::register()?;
-    let target = Target::parse(args.output.as_deref());
+    let target = Target::parse(args.file.output.as_deref());
     if target == Target::Stdout && args.trace.uses_stdout() {
         return Err(usage(
             "the counts and --trace - cannot both go to standard output: give -o FILE",
         ));
     }
-    let trace_out = args.trace.claim(args.force)?;
+    let trace_out = args.trace.claim(args.file.force)?;
     if let Some(trace) = &trace_out {
         signals.status().cleanup.extend(trace.lock_files());
     }
-    let format = choose_format(args.format.map(Into::into), &target, listing)?;
+    let format = choose_format(args.file.format.map(Into::into), &target, listing)?;
     let pool = args.threads.pool()?;
     let threads = args.threads.count();
     if let (Some(sizes), true) = (&args.sizes, listing) {
         // One thread runs the sequential twin: no pieces handed around.
         let parallel = threads > 1;
         return list_all(
-            sizes, &target, args.force, parallel, args.board, &pool, &signals,
+            sizes,
+            &target,
+            args.file.force,
+            parallel,
+            args.board,
+            &pool,
+            &signals,
         );
     }
     let (shape, spec) = table_spec(&args, format)?;
     let kind = shape.kind();
-    let mut out = Output::open(&target, spec, NQueens { kind }, args.force, args.verify)?;
+    let mut out = Output::open(
+        &target,
+        spec,
+        NQueens { kind },
+        args.file.force,
+        args.file.verify,
+    )?;
     say(&mut out);
     let trace = trace_out.as_ref().map(|t| t.trace());
     let mut counter = NQueensCounter::new(shape, threads, trace.as_deref());
     // Kept counts of small boards (all with --verify, or without digests) are counted again.
     let kept = out.kept();
-    let recounted = match pool.install(|| counter.recount(kept, args.verify)) {
+    let recounted = match pool.install(|| counter.recount(kept, args.file.verify)) {
         Ok(n) => n,
         Err(RecountError::Count(e)) => return Err(e.into()),
         Err(RecountError::Differs(e)) => return Err(out.refuse(e).into()),

@@ -34,7 +34,7 @@ Example, γ(19×19) on a machine with 2 cores:
 The run directory, Slurm arrays and splitting parts: docs/cluster.md; More: docs/commands.md, or `queendom manpage`.";
 
 #[derive(clap::Args, Debug)]
-#[command(after_long_help = PLAN_HELP)]
+#[command(after_help = PLAN_HELP)]
 pub struct PlanArgs {
     /// A board as ROWSxCOLS (e.g. 19x19); or give --rows and --cols for a table.
     #[arg(value_name = "BOARD")]
@@ -50,16 +50,13 @@ pub struct PlanArgs {
     /// Count every minimum layout (as `queendom count`) instead of finding one.
     #[arg(long)]
     count: bool,
-    /// With --count: the minimum, if known (else it is computed first, on this machine). The
-    /// merge checks it: no part may find fewer queens, and some part must find this many.
+    /// With --count: the minimum, if known (else it is computed first, on this machine).
     #[arg(long, value_name = "K", requires = "count", value_parser = clap::value_parser!(u16).range(1..=32))]
     queens: Option<u16>,
-    /// With --count: also list every class, its canonical layout and its size, as `count
-    /// --classes` does (each part's result holds its classes; merge prints them all)
+    /// With --count: also list every class, as `count --classes` does (merge prints them).
     #[arg(long, requires = "count")]
     classes: bool,
-    /// How many parts to aim at. The largest part is cut into all its children at once, so a plan
-    /// can have more parts than this; boards estimated small stay one part.
+    /// How many parts to aim at (a plan may have a few more).
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     parts: u32,
     /// The plan directory to create (new, or empty).
@@ -70,17 +67,10 @@ pub struct PlanArgs {
         required_unless_present = "split"
     )]
     output: Option<PathBuf>,
-    /// `queendom plan RUN --split PARTS`: replace each of these parts of the plan in RUN (a list
-    /// as `3,17,40-45`, or `interrupted`: every part whose last attempt was interrupted, as by a
-    /// time limit) by its pieces in the search tree, each estimated at most half of it. Parts
-    /// with a result cannot be split; no worker may be running. The results kept get the new
-    /// plan's id and their parts' new numbers; the old plan, results and attempts are kept in
-    /// RUN/split-ID/.
+    /// `plan RUN --split PARTS`: cut these parts (`3,17,40-45` or `interrupted`) into pieces.
     #[arg(long, value_name = "PARTS", conflicts_with_all = ["rows", "cols", "independent", "count", "queens"])]
     split: Option<String>,
-    /// With --split: cut each part into pieces estimated at most this share of it (0 < F <= 1).
-    /// The default, 0.5, makes a part that ran about twice a time limit fit it; a part that ran
-    /// far longer (its attempt's CPU time in `status`) wants a smaller share.
+    /// With --split: each piece estimated at most this share of its part (0 < F <= 1).
     #[arg(long, value_name = "F", requires = "split", default_value_t = SPLIT_SHARE, value_parser = parse_share)]
     share: f64,
     #[command(flatten)]
