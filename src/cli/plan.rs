@@ -6,12 +6,11 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use queendom::error::{ErrorKind, Kind};
-use queendom::plan::{build, merge, PlanGoal, PlanRequest, TableAxes, MIN_PART_NODES, PROBES};
+use queendom::plan::{build, merge, PlanAsk, PlanGoal};
 use queendom::row::RowKind;
 use queendom::search::{SearchError, SearchOptions};
 use queendom::table::writer::{choose_format, whole_table, TableSpec};
-use queendom::table::{boards, SizeList};
-use queendom::Board;
+use queendom::table::SizeList;
 
 use super::destination::{OutFile, Target};
 use super::signals::Interrupt;
@@ -96,18 +95,10 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
         .clone()
         .expect("clap requires -o without --split");
     let problem = args.problem.problem();
-    let (board_list, table) = plan_boards(&args)?;
-    if args.count && table.is_some() {
-        return Err(usage(
-            "count plans take one board; use `queendom table --count` for tables",
-        ));
-    }
-    let starts = args.start.layouts(&board_list, problem)?;
-    RunDir::check_new(&output)?;
-    let interrupt = Interrupt::register()?;
-    let request = PlanRequest {
-        boards: board_list,
-        table,
+    let ask = PlanAsk {
+        board: args.board.as_deref(),
+        rows: args.rows.as_ref().map(SizeList::sizes),
+        cols: args.cols.as_ref().map(SizeList::sizes),
         problem,
         goal: if args.count {
             PlanGoal::Count
@@ -117,9 +108,11 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
         count_queens: args.queens.map(usize::from),
         classes: args.classes,
         parts: args.parts as usize,
-        probes: PROBES,
-        min_part_nodes: MIN_PART_NODES,
     };
+    let request = ask.request()?;
+    let starts = args.start.layouts(&request.boards, problem)?;
+    RunDir::check_new(&output)?;
+    let interrupt = Interrupt::register()?;
     let options = SearchOptions {
         cancel: Some(interrupt.flag()),
         start: starts,
@@ -137,24 +130,6 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
     let run = RunDir::create(&output, &plan.to_bytes())?;
     print(&run.plan.describe(&output))?;
     Ok(())
-}
-
-/// The boards of `plan`: one board, or a table's (with its axes).
-fn plan_boards(args: &PlanArgs) -> Result<(Vec<Board>, Option<TableAxes>), Failure> {
-    Ok(match (&args.board, &args.rows, &args.cols) {
-        (Some(b), None, None) => (vec![b.parse::<Board>().map_err(usage)?], None),
-        (None, Some(r), Some(c)) => (
-            boards(r, c),
-            Some(TableAxes {
-                rows: r.sizes().to_vec(),
-                cols: c.sizes().to_vec(),
-            }),
-        ),
-        (Some(_), _, _) => return Err(usage("give either a board or --rows and --cols, not both")),
-        (None, Some(_), None) => return Err(usage("--rows needs --cols")),
-        (None, None, Some(_)) => return Err(usage("--cols needs --rows")),
-        (None, None, None) => return Err(usage("give a board (e.g. 19x19), or --rows and --cols")),
-    })
 }
 
 /// `plan RUN --split PARTS`.
