@@ -4,12 +4,12 @@
 use std::io::{self, BufWriter, Write};
 
 use queendom::export::{Format, Subject};
-use queendom::nqueens::{list_placements, MAX_LIST_N};
+use queendom::nqueens::{list_placements, placement_text, MAX_LIST_N};
 use queendom::table::nqueens::{axes, table_boards, NQueensCounter, RecountError, Shape};
 use queendom::table::resume::NQueens;
 use queendom::table::writer::{self, Output, TableSpec};
 use queendom::table::SizeList;
-use queendom::{Board, Layout, Square};
+use queendom::Board;
 
 use super::destination::{OutFile, Target};
 use super::signals::ExitOnSignal;
@@ -283,36 +283,10 @@ fn list(n: usize, parallel: bool, diagrams: bool, out: &mut impl Write) -> Resul
     let mut line = String::with_capacity(3 * n + 1);
     let count = list_placements(n, parallel, |placement| -> Result<(), Failure> {
         line.clear();
-        if diagrams {
-            let queens = placement
-                .iter()
-                .enumerate()
-                .map(|(row, &col)| Square::new(row, usize::from(col)))
-                .collect();
-            line.push_str(&Layout::new(board, queens).diagram());
-            line.push('\n');
-        } else {
-            for (i, &col) in placement.iter().enumerate() {
-                if i > 0 {
-                    line.push(' ');
-                }
-                line.push_str(decimal(usize::from(col) + 1));
-            }
-            line.push('\n');
-        }
+        placement_text(board, placement, diagrams, &mut line);
         out.write_all(line.as_bytes())?;
         Ok(())
     })?;
     writeln!(out, "{count} placements on {board}")?;
     Ok(())
-}
-
-/// The decimal form of a column number (at most 32), without formatting machinery per queen.
-fn decimal(k: usize) -> &'static str {
-    const NUMBERS: [&str; 33] = [
-        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
-        "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31",
-        "32",
-    ];
-    NUMBERS[k]
 }
