@@ -26,7 +26,7 @@ use queendom::search::{Problem, SearchError, SearchOptions};
 use queendom::table::resume::{reprove, Queens, ResumeError};
 use queendom::table::writer::{choose_format, Output, TableSpec};
 use queendom::table::{
-    boards, square_boards, Searched, SideBySideError, SizeList, StartOrder, TableEvent, TableRunner,
+    boards, square_boards, SideBySideError, SizeList, StartOrder, TableEvent, TableRunner,
 };
 use queendom::Board;
 
@@ -36,7 +36,7 @@ use super::start::StartArgs;
 use super::table_file::TableFileArgs;
 use super::trace_file::TraceArgs;
 use super::{progress, usage, Failure, ProblemArgs, ThreadArgs};
-use queendom::plan::checkpoint::{solve_checkpointed, CheckpointError};
+use queendom::plan::checkpoint::CheckpointError;
 
 const TABLE_HELP: &str = "\
 Examples:
@@ -136,7 +136,6 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
     }
     let to_do = out.to_do();
     let run = Run {
-        problem,
         pool: &pool,
         interrupt: &interrupt,
         bar: &bar,
@@ -255,7 +254,6 @@ fn say(out: &mut TableOutput) {
 
 /// What computing the boards needs besides the runner and where the rows go.
 struct Run<'a> {
-    problem: Problem,
     pool: &'a rayon::ThreadPool,
     interrupt: &'a Interrupt,
     bar: &'a ProgressBar,
@@ -314,10 +312,6 @@ impl Run<'_> {
         dir: &Path,
         rows: &mut TableOutput,
     ) -> Result<(), Failure> {
-        let plain = SearchOptions {
-            progress: None,
-            ..runner.options().clone()
-        };
         let threads = self.pool.current_num_threads();
         for &board in boards {
             if self.interrupt.is_set() {
@@ -328,18 +322,9 @@ impl Run<'_> {
             let on_part = |done: usize, total: usize| {
                 self.bar.set_prefix(format!(", part {done}/{total}"));
             };
-            let problem = self.problem;
-            let outcome = self.pool.install(|| {
-                runner.compute_with(board, |searched| {
-                    solve_checkpointed(searched, problem, dir, 64, &plain, threads, &on_part).map(
-                        |(layout, nodes)| Searched {
-                            layout,
-                            counts: None,
-                            nodes,
-                        },
-                    )
-                })
-            });
+            let outcome = self
+                .pool
+                .install(|| runner.compute_checkpointed(board, dir, threads, &on_part));
             match outcome {
                 Ok(row) => rows.write(row)?,
                 // The board in progress is dropped: nothing of it was written.
