@@ -52,6 +52,7 @@ pub fn error_kind(error: &(dyn Error + 'static)) -> Option<ErrorKind> {
         workload::WorkloadError,
         workload::BenchError,
         plan::PlanError,
+        plan::PlanAskError,
         plan::SplitError,
         plan::MergeError,
         plan::PartListError,

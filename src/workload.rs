@@ -39,14 +39,13 @@ pub struct Work {
 impl fmt::Display for Workload {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
+            // The fields in the order the sentence names them.
             Workload::NoLayout {
+                queens,
+                problem,
                 rows,
                 cols,
-                problem,
-                queens,
-            } => {
-                write!(f, "no {queens} queens {} {rows}x{cols}", problem.verb())
-            }
+            } => write!(f, "no {queens} queens {} {rows}x{cols}", problem.verb()),
             Workload::CountPlacements { n } => write!(f, "count the {n}-queens placements"),
         }
     }

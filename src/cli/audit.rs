@@ -2,18 +2,17 @@
 //! that each part's result claims what its subtree holds.
 
 use std::path::PathBuf;
-use std::sync::atomic::Ordering::Relaxed;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use queendom::plan::{
-    array_syntax, audit_part, audit_part_plainly, audit_verdict, merge, parse_array_syntax,
-    sample_parts, AuditError, PlanGoal,
+    array_syntax, audit_parts, audit_verdict, merged_run, parse_array_syntax, sample_parts,
+    AuditError, AuditStop, PlanGoal,
 };
-use queendom::search::{SearchError, SearchOptions};
+use queendom::search::SearchOptions;
 
 use super::signals::Interrupt;
 use super::{print, usage, Failure, ThreadArgs};
-use queendom::plan::run_dir::{cpu_seconds, RunDir};
+use queendom::plan::run_dir::RunDir;
 
 const AUDIT_HELP: &str = "\
 Example, as a Slurm job array of one task per sampled part:
@@ -46,9 +45,8 @@ pub struct AuditArgs {
     /// Only print the chosen parts in Slurm array syntax (for `sbatch --array=`), and exit.
     #[arg(long)]
     list: bool,
-    /// Search the parts with the plain search (placements, the cover check and the queen budget
-    /// only: none of the kernel's bounds and rules), at most this many nodes a part; minimum
-    /// plans only. A part it cannot finish fails the audit.
+    /// Search the parts with the plain search (none of the kernel's bounds and rules), at most
+    /// NODES nodes a part (default 1e9); minimum plans only.
     #[arg(long, value_name = "NODES", num_args = 0..=1, default_missing_value = "1000000000")]
     plain: Option<u64>,
     #[command(flatten)]
@@ -65,60 +63,41 @@ pub fn run(args: AuditArgs) -> Result<(), Failure> {
     if args.plain.is_some() && run.plan.plan.goal != PlanGoal::Minimum {
         return Err(AuditError::PlainCount.into());
     }
-    let results = run.read_results();
-    if let Some((path, why)) = results.refused.first() {
-        let (path, why) = (path.clone(), why.clone());
-        return Err(AuditError::RefusedResult { path, why }.into());
-    }
-    let merged = merge(&run.plan, &results.reports).map_err(|error| AuditError::NotMerged {
-        run: args.run.clone(),
-        error,
-    })?;
+    let merged = merged_run(&run, &args.run)?;
     let interrupt = Interrupt::register()?;
     let pool = args.threads.pool()?;
     let options = SearchOptions {
         cancel: Some(interrupt.flag()),
         ..SearchOptions::for_threads(args.threads.count())
     };
-    let rank_of = run.plan.rank_of();
     print(&format!(
         "audit of {}: {} of {total} parts, {how}\n",
         args.run.display(),
         chosen.len()
     ))?;
-    let interrupted = |k: usize, done: usize| {
-        eprintln!(
-            "queendom: audit interrupted at part {k}; {done} of {} parts audited",
-            chosen.len()
-        );
-        Failure::Interrupted(interrupt.exit_code())
-    };
-    let (mut failed, mut cpu, mut nodes) = (Vec::new(), 0.0f64, 0u64);
-    for (done, &k) in chosen.iter().enumerate() {
-        let report = results.reports[k]
-            .as_ref()
-            .expect("a merged run has them all");
-        let before = cpu_seconds();
-        let audit = match args.plain {
-            Some(budget) => match audit_part_plainly(&run.plan, &merged, k, budget, &options)? {
-                _ if interrupt.flag().load(Relaxed) => return Err(interrupted(k, done)),
-                a => a,
-            },
-            None => match pool.install(|| audit_part(&run.plan, &merged, report, k, &options)) {
-                Ok(a) => a,
-                Err(SearchError::Cancelled) => return Err(interrupted(k, done)),
-                Err(e) => return Err(e.into()),
-            },
-        };
-        let spent = (cpu_seconds() - before).max(0.0);
-        cpu += spent;
-        nodes = nodes.saturating_add(audit.nodes);
-        if audit.failure.is_some() {
-            failed.push(k);
+    let audited = pool.install(|| {
+        audit_parts(&run.plan, &merged, &chosen, args.plain, &options, |line| {
+            print(&line)
+        })
+    });
+    let sum = match audited {
+        Ok(sum) => sum,
+        Err(AuditStop::Cancelled { part, done }) => {
+            eprintln!(
+                "queendom: audit interrupted at part {part}; {done} of {} parts audited",
+                chosen.len()
+            );
+            return Err(Failure::Interrupted(interrupt.exit_code()));
         }
-        print(&audit.line(&run.plan, rank_of[k], spent))?;
-    }
-    print(&audit_verdict(chosen.len(), &failed, nodes, cpu)?)
+        Err(AuditStop::Search(e)) => return Err(e.into()),
+        Err(AuditStop::Caller(failure)) => return Err(failure),
+    };
+    print(&audit_verdict(
+        chosen.len(),
+        &sum.failed,
+        sum.nodes,
+        sum.cpu,
+    )?)
 }
 
 /// The parts to audit (`--parts`, or a sample) and how they were chosen, in words.

@@ -15,6 +15,7 @@ mod solve;
 mod solve_pictures;
 mod start;
 mod table;
+mod table_file;
 mod trace_file;
 
 use std::io::{self, IsTerminal, Write};

@@ -4,16 +4,16 @@
 use std::io::{self, BufWriter, Write};
 
 use queendom::export::{Format, Subject};
-use queendom::nqueens::{list_placements, MAX_LIST_N};
+use queendom::nqueens::{list_placements, placement_text, MAX_LIST_N};
 use queendom::table::nqueens::{axes, table_boards, NQueensCounter, RecountError, Shape};
 use queendom::table::resume::NQueens;
 use queendom::table::writer::{self, Output, TableSpec};
 use queendom::table::SizeList;
-use queendom::{Board, Layout, Square};
+use queendom::Board;
 
 use super::destination::{OutFile, Target};
-use super::format_arg::FormatArg;
 use super::signals::ExitOnSignal;
+use super::table_file::TableFileArgs;
 use super::trace_file::TraceArgs;
 use super::{progress, usage, Failure, ThreadArgs};
 
@@ -37,26 +37,14 @@ pub struct NQueensArgs {
     /// Rectangular boards: column counts, in the same form as SIZES (needs --rows).
     #[arg(long, value_name = "SIZES")]
     cols: Option<SizeList>,
-    /// Print every placement, one per line as the 1-based column of the queen in each row, in
-    /// lexicographic order, then the count (n ≤ 18).
+    /// Print every placement (n ≤ 18), one a line: the queen's column (from 1) in each row.
     #[arg(long, conflicts_with_all = ["board", "rows"])]
     list: bool,
     /// Like --list, but each placement as a diagram.
     #[arg(long, conflicts_with = "rows")]
     board: bool,
-    /// Output file; `-` or none means stdout. An existing table is resumed.
-    #[arg(short = 'o', long, value_name = "FILE")]
-    output: Option<String>,
-    /// Output format [default: from FILE's extension, else csv].
-    #[arg(short = 'f', long, value_name = "FORMAT", ignore_case = true)]
-    format: Option<FormatArg>,
-    /// Replace FILE instead of resuming it; FILE changes only once the new table is complete.
-    #[arg(long)]
-    force: bool,
-    /// Count every kept row again when resuming, whatever its size.
-    #[arg(long)]
-    verify: bool,
-    /// (square boards, counting) An existing --trace FILE is replaced only with --force.
+    #[command(flatten)]
+    file: TableFileArgs,
     #[command(flatten)]
     trace: TraceArgs,
     #[command(flatten)]
@@ -67,35 +55,47 @@ pub fn run(args: NQueensArgs) -> Result<(), Failure> {
     check_args(&args)?;
     let listing = args.list || args.board;
     let signals = ExitOnSignal::register()?;
-    let target = Target::parse(args.output.as_deref());
+    let target = Target::parse(args.file.output.as_deref());
     if target == Target::Stdout && args.trace.uses_stdout() {
         return Err(usage(
             "the counts and --trace - cannot both go to standard output: give -o FILE",
         ));
     }
-    let trace_out = args.trace.claim(args.force)?;
+    let trace_out = args.trace.claim(args.file.force)?;
     if let Some(trace) = &trace_out {
         signals.status().cleanup.extend(trace.lock_files());
     }
-    let format = choose_format(args.format.map(Into::into), &target, listing)?;
+    let format = choose_format(args.file.format.map(Into::into), &target, listing)?;
     let pool = args.threads.pool()?;
     let threads = args.threads.count();
     if let (Some(sizes), true) = (&args.sizes, listing) {
         // One thread runs the sequential twin: no pieces handed around.
         let parallel = threads > 1;
         return list_all(
-            sizes, &target, args.force, parallel, args.board, &pool, &signals,
+            sizes,
+            &target,
+            args.file.force,
+            parallel,
+            args.board,
+            &pool,
+            &signals,
         );
     }
     let (shape, spec) = table_spec(&args, format)?;
     let kind = shape.kind();
-    let mut out = Output::open(&target, spec, NQueens { kind }, args.force, args.verify)?;
+    let mut out = Output::open(
+        &target,
+        spec,
+        NQueens { kind },
+        args.file.force,
+        args.file.verify,
+    )?;
     say(&mut out);
     let trace = trace_out.as_ref().map(|t| t.trace());
     let mut counter = NQueensCounter::new(shape, threads, trace.as_deref());
     // Kept counts of small boards (all with --verify, or without digests) are counted again.
     let kept = out.kept();
-    let recounted = match pool.install(|| counter.recount(kept, args.verify)) {
+    let recounted = match pool.install(|| counter.recount(kept, args.file.verify)) {
         Ok(n) => n,
         Err(RecountError::Count(e)) => return Err(e.into()),
         Err(RecountError::Differs(e)) => return Err(out.refuse(e).into()),
@@ -283,36 +283,10 @@ fn list(n: usize, parallel: bool, diagrams: bool, out: &mut impl Write) -> Resul
     let mut line = String::with_capacity(3 * n + 1);
     let count = list_placements(n, parallel, |placement| -> Result<(), Failure> {
         line.clear();
-        if diagrams {
-            let queens = placement
-                .iter()
-                .enumerate()
-                .map(|(row, &col)| Square::new(row, usize::from(col)))
-                .collect();
-            line.push_str(&Layout::new(board, queens).diagram());
-            line.push('\n');
-        } else {
-            for (i, &col) in placement.iter().enumerate() {
-                if i > 0 {
-                    line.push(' ');
-                }
-                line.push_str(decimal(usize::from(col) + 1));
-            }
-            line.push('\n');
-        }
+        placement_text(board, placement, diagrams, &mut line);
         out.write_all(line.as_bytes())?;
         Ok(())
     })?;
     writeln!(out, "{count} placements on {board}")?;
     Ok(())
-}
-
-/// The decimal form of a column number (at most 32), without formatting machinery per queen.
-fn decimal(k: usize) -> &'static str {
-    const NUMBERS: [&str; 33] = [
-        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
-        "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31",
-        "32",
-    ];
-    NUMBERS[k]
 }

@@ -6,12 +6,11 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use queendom::error::{ErrorKind, Kind};
-use queendom::plan::{build, merge, PlanGoal, PlanRequest, TableAxes, MIN_PART_NODES, PROBES};
+use queendom::plan::{build, merge, PlanAsk, PlanGoal};
 use queendom::row::RowKind;
 use queendom::search::{SearchError, SearchOptions};
 use queendom::table::writer::{choose_format, whole_table, TableSpec};
-use queendom::table::{boards, SizeList};
-use queendom::Board;
+use queendom::table::SizeList;
 
 use super::destination::{OutFile, Target};
 use super::signals::Interrupt;
@@ -34,7 +33,7 @@ Example, γ(19×19) on a machine with 2 cores:
 The run directory, Slurm arrays and splitting parts: docs/cluster.md; More: docs/commands.md, or `queendom manpage`.";
 
 #[derive(clap::Args, Debug)]
-#[command(after_long_help = PLAN_HELP)]
+#[command(after_help = PLAN_HELP)]
 pub struct PlanArgs {
     /// A board as ROWSxCOLS (e.g. 19x19); or give --rows and --cols for a table.
     #[arg(value_name = "BOARD")]
@@ -50,16 +49,13 @@ pub struct PlanArgs {
     /// Count every minimum layout (as `queendom count`) instead of finding one.
     #[arg(long)]
     count: bool,
-    /// With --count: the minimum, if known (else it is computed first, on this machine). The
-    /// merge checks it: no part may find fewer queens, and some part must find this many.
+    /// With --count: the minimum, if known (else it is computed first, on this machine).
     #[arg(long, value_name = "K", requires = "count", value_parser = clap::value_parser!(u16).range(1..=32))]
     queens: Option<u16>,
-    /// With --count: also list every class, its canonical layout and its size, as `count
-    /// --classes` does (each part's result holds its classes; merge prints them all)
+    /// With --count: also list every class, as `count --classes` does (merge prints them).
     #[arg(long, requires = "count")]
     classes: bool,
-    /// How many parts to aim at. The largest part is cut into all its children at once, so a plan
-    /// can have more parts than this; boards estimated small stay one part.
+    /// How many parts to aim at (a plan may have a few more).
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     parts: u32,
     /// The plan directory to create (new, or empty).
@@ -70,17 +66,10 @@ pub struct PlanArgs {
         required_unless_present = "split"
     )]
     output: Option<PathBuf>,
-    /// `queendom plan RUN --split PARTS`: replace each of these parts of the plan in RUN (a list
-    /// as `3,17,40-45`, or `interrupted`: every part whose last attempt was interrupted, as by a
-    /// time limit) by its pieces in the search tree, each estimated at most half of it. Parts
-    /// with a result cannot be split; no worker may be running. The results kept get the new
-    /// plan's id and their parts' new numbers; the old plan, results and attempts are kept in
-    /// RUN/split-ID/.
+    /// `plan RUN --split PARTS`: cut these parts (`3,17,40-45` or `interrupted`) into pieces.
     #[arg(long, value_name = "PARTS", conflicts_with_all = ["rows", "cols", "independent", "count", "queens"])]
     split: Option<String>,
-    /// With --split: cut each part into pieces estimated at most this share of it (0 < F <= 1).
-    /// The default, 0.5, makes a part that ran about twice a time limit fit it; a part that ran
-    /// far longer (its attempt's CPU time in `status`) wants a smaller share.
+    /// With --split: each piece estimated at most this share of its part (0 < F <= 1).
     #[arg(long, value_name = "F", requires = "split", default_value_t = SPLIT_SHARE, value_parser = parse_share)]
     share: f64,
     #[command(flatten)]
@@ -106,18 +95,10 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
         .clone()
         .expect("clap requires -o without --split");
     let problem = args.problem.problem();
-    let (board_list, table) = plan_boards(&args)?;
-    if args.count && table.is_some() {
-        return Err(usage(
-            "count plans take one board; use `queendom table --count` for tables",
-        ));
-    }
-    let starts = args.start.layouts(&board_list, problem)?;
-    RunDir::check_new(&output)?;
-    let interrupt = Interrupt::register()?;
-    let request = PlanRequest {
-        boards: board_list,
-        table,
+    let ask = PlanAsk {
+        board: args.board.as_deref(),
+        rows: args.rows.as_ref().map(SizeList::sizes),
+        cols: args.cols.as_ref().map(SizeList::sizes),
         problem,
         goal: if args.count {
             PlanGoal::Count
@@ -127,9 +108,11 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
         count_queens: args.queens.map(usize::from),
         classes: args.classes,
         parts: args.parts as usize,
-        probes: PROBES,
-        min_part_nodes: MIN_PART_NODES,
     };
+    let request = ask.request()?;
+    let starts = args.start.layouts(&request.boards, problem)?;
+    RunDir::check_new(&output)?;
+    let interrupt = Interrupt::register()?;
     let options = SearchOptions {
         cancel: Some(interrupt.flag()),
         start: starts,
@@ -147,24 +130,6 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
     let run = RunDir::create(&output, &plan.to_bytes())?;
     print(&run.plan.describe(&output))?;
     Ok(())
-}
-
-/// The boards of `plan`: one board, or a table's (with its axes).
-fn plan_boards(args: &PlanArgs) -> Result<(Vec<Board>, Option<TableAxes>), Failure> {
-    Ok(match (&args.board, &args.rows, &args.cols) {
-        (Some(b), None, None) => (vec![b.parse::<Board>().map_err(usage)?], None),
-        (None, Some(r), Some(c)) => (
-            boards(r, c),
-            Some(TableAxes {
-                rows: r.sizes().to_vec(),
-                cols: c.sizes().to_vec(),
-            }),
-        ),
-        (Some(_), _, _) => return Err(usage("give either a board or --rows and --cols, not both")),
-        (None, Some(_), None) => return Err(usage("--rows needs --cols")),
-        (None, None, Some(_)) => return Err(usage("--cols needs --rows")),
-        (None, None, None) => return Err(usage("give a board (e.g. 19x19), or --rows and --cols")),
-    })
 }
 
 /// `plan RUN --split PARTS`.

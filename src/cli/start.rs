@@ -14,11 +14,7 @@ const MAX_START_FILE: u64 = 4 << 20;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct StartArgs {
-    /// Start the search from this layout instead of the local search's, e.g. "r1c1 r3c5 …" (as
-    /// the `layout` column writes it), or @FILE holding such a line; for a table of several
-    /// boards, @FILE is a CSV with columns rows, cols, layout (a table queendom wrote will do;
-    /// rows of other boards are ignored). Each layout must pass the checker for its board
-    /// (dominating; independent with -i). The answer may still be smaller.
+    /// Start from this layout ("r1c1 r3c5 …") instead of the local search's; @FILE: a table's.
     #[arg(long, value_name = "LAYOUT|@FILE")]
     start: Option<String>,
 }

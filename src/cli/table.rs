@@ -26,17 +26,17 @@ use queendom::search::{Problem, SearchError, SearchOptions};
 use queendom::table::resume::{reprove, Queens, ResumeError};
 use queendom::table::writer::{choose_format, Output, TableSpec};
 use queendom::table::{
-    boards, square_boards, Searched, SideBySideError, SizeList, StartOrder, TableEvent, TableRunner,
+    boards, square_boards, SideBySideError, SizeList, StartOrder, TableEvent, TableRunner,
 };
 use queendom::Board;
 
 use super::destination::Target;
-use super::format_arg::FormatArg;
 use super::signals::Interrupt;
 use super::start::StartArgs;
+use super::table_file::TableFileArgs;
 use super::trace_file::TraceArgs;
 use super::{progress, usage, Failure, ProblemArgs, ThreadArgs};
-use queendom::plan::checkpoint::{solve_checkpointed, CheckpointError};
+use queendom::plan::checkpoint::CheckpointError;
 
 const TABLE_HELP: &str = "\
 Examples:
@@ -47,7 +47,7 @@ resumed: nothing changed); 130/143/129 interrupted (every finished board is kept
 Formats, columns, resume, --force and locking: More: docs/commands.md, or `queendom manpage`.";
 
 #[derive(clap::Args, Debug)]
-#[command(after_long_help = TABLE_HELP)]
+#[command(after_help = TABLE_HELP)]
 pub struct TableArgs {
     /// Row counts: a number, a range A-B, or a comma list such as 4,6,9-11.
     // A negative number reaches the size parser, which names the problem, instead of reading as a
@@ -74,27 +74,12 @@ pub struct TableArgs {
     squares: Option<SizeList>,
     #[command(flatten)]
     problem: ProblemArgs,
-    /// Output file; `-` or none means stdout. An existing csv/tsv/json table is resumed.
-    #[arg(short = 'o', long, value_name = "FILE")]
-    output: Option<String>,
-    /// Output format [default: from FILE's extension, else csv].
-    #[arg(short = 'f', long, value_name = "FORMAT", ignore_case = true)]
-    format: Option<FormatArg>,
-    /// Replace FILE instead of resuming it; FILE changes only once the new table is complete.
-    /// Also replaces an existing --trace FILE.
-    #[arg(long)]
-    force: bool,
-    /// Re-prove every kept row when resuming, whatever its board size (and adopt files of older
-    /// versions, which have no digests).
-    #[arg(long)]
-    verify: bool,
-    /// Also count every minimum layout of each board, and their classes under its symmetries
-    /// (columns layouts and classes).
+    #[command(flatten)]
+    file: TableFileArgs,
+    /// Also count each board's minimum layouts and their classes under its symmetries.
     #[arg(long, conflicts_with = "checkpoint")]
     count: bool,
-    /// Keep every finished part of each board's search in DIR/BOARD-PROBLEM/ (see `queendom
-    /// solve --checkpoint`): an interrupted board resumes there instead of starting afresh. The
-    /// boards then run one after the other, each on all threads.
+    /// Keep each board's finished parts in DIR/BOARD-PROBLEM/, to resume; boards run one by one.
     #[arg(long, value_name = "DIR")]
     checkpoint: Option<PathBuf>,
     #[command(flatten)]
@@ -113,7 +98,7 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
     // From here on a signal only raises the flag, so no moment of the run can be cut short
     // uncontrolled.
     let interrupt = Interrupt::register()?;
-    let target = Target::parse(args.output.as_deref());
+    let target = Target::parse(args.file.output.as_deref());
     let spec = table_spec(&args, &target)?;
     if target == Target::Stdout && args.trace.uses_stdout() {
         return Err(usage(
@@ -121,7 +106,7 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
         ));
     }
     let starts = args.start.layouts(&spec.boards, problem)?;
-    let trace = args.trace.claim(args.force)?;
+    let trace = args.trace.claim(args.file.force)?;
     let kind = args.kind();
     let total = spec.boards.len();
     let pool = args.threads.pool()?;
@@ -133,9 +118,9 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
         ..SearchOptions::for_threads(threads)
     };
     let schema = Queens { kind, problem };
-    let mut out = Output::open(&target, spec, schema, args.force, args.verify)?;
+    let mut out = Output::open(&target, spec, schema, args.file.force, args.file.verify)?;
     say(&mut out);
-    reprove_kept(&out, problem, args.verify, &options, &pool, &interrupt)?;
+    reprove_kept(&out, problem, args.file.verify, &options, &pool, &interrupt)?;
     out.start()?;
     say(&mut out);
 
@@ -151,7 +136,6 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
     }
     let to_do = out.to_do();
     let run = Run {
-        problem,
         pool: &pool,
         interrupt: &interrupt,
         bar: &bar,
@@ -181,7 +165,7 @@ impl TableArgs {
 
 /// The table asked for: its boards and axes in the format chosen.
 fn table_spec(args: &TableArgs, target: &Target) -> Result<TableSpec, Failure> {
-    let format = choose_format(args.format.map(Format::from), target)?;
+    let format = choose_format(args.file.format.map(Format::from), target)?;
     let (boards, rows, cols) = match (&args.squares, &args.rows, &args.cols) {
         (Some(sizes), _, _) => (
             square_boards(sizes),
@@ -270,7 +254,6 @@ fn say(out: &mut TableOutput) {
 
 /// What computing the boards needs besides the runner and where the rows go.
 struct Run<'a> {
-    problem: Problem,
     pool: &'a rayon::ThreadPool,
     interrupt: &'a Interrupt,
     bar: &'a ProgressBar,
@@ -329,10 +312,6 @@ impl Run<'_> {
         dir: &Path,
         rows: &mut TableOutput,
     ) -> Result<(), Failure> {
-        let plain = SearchOptions {
-            progress: None,
-            ..runner.options().clone()
-        };
         let threads = self.pool.current_num_threads();
         for &board in boards {
             if self.interrupt.is_set() {
@@ -343,18 +322,9 @@ impl Run<'_> {
             let on_part = |done: usize, total: usize| {
                 self.bar.set_prefix(format!(", part {done}/{total}"));
             };
-            let problem = self.problem;
-            let outcome = self.pool.install(|| {
-                runner.compute_with(board, |searched| {
-                    solve_checkpointed(searched, problem, dir, 64, &plain, threads, &on_part).map(
-                        |(layout, nodes)| Searched {
-                            layout,
-                            counts: None,
-                            nodes,
-                        },
-                    )
-                })
-            });
+            let outcome = self
+                .pool
+                .install(|| runner.compute_checkpointed(board, dir, threads, &on_part));
             match outcome {
                 Ok(row) => rows.write(row)?,
                 // The board in progress is dropped: nothing of it was written.

@@ -26,8 +26,7 @@ pub const COLUMNS: [&str; 11] = [
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct TraceArgs {
-    /// Write one CSV row per search task as it ran (its part, the task it was split from, its own
-    /// CPU seconds, nodes, thread, start and end) to FILE (`-`: stdout); see `scripts/scaling.py`.
+    /// Write one CSV row per search task as it ran to FILE (`-`: stdout), for scripts/scaling.py.
     #[arg(long, value_name = "FILE")]
     trace: Option<String>,
 }

@@ -12,6 +12,12 @@ pub struct Classes {
     pub of8: u64,
 }
 
+/// A placement of a side part being completed, one bit a row, and the classes found so far.
+pub struct Partial {
+    pub board: [u32; 32],
+    pub found: Classes,
+}
+
 impl Classes {
     /// All placements of the classes found.
     pub fn placements(self) -> u64 {
@@ -217,19 +223,11 @@ impl Side {
         }
     }
 
-    /// Search rows `y..` (`y < last`), with `board[..y]` holding the queens (one bit each) of
+    /// Search rows `y..` (`y < last`), with `at.board[..y]` holding the queens (one bit each) of
     /// the rows above.
-    pub fn search(
-        &self,
-        y: usize,
-        left: u32,
-        down: u32,
-        right: u32,
-        board: &mut [u32; 32],
-        found: &mut Classes,
-    ) {
+    pub fn search(&self, y: usize, left: u32, down: u32, right: u32, at: &mut Partial) {
         if y + 1 == self.last {
-            return self.last_two_rows(y, left, down, right, board, found);
+            return self.last_two_rows(y, left, down, right, at);
         }
         let mut free = self.choices(y, left, down, right);
         if y + 2 == self.last {
@@ -237,32 +235,24 @@ impl Side {
             while free != 0 {
                 let bit = lowest(free);
                 free ^= bit;
-                board[y] = bit;
+                at.board[y] = bit;
                 let (l, d, r) = after(left, down, right, bit);
-                self.last_two_rows(y + 1, l, d, r, board, found);
+                self.last_two_rows(y + 1, l, d, r, at);
             }
             return;
         }
         while free != 0 {
             let bit = lowest(free);
             free ^= bit;
-            board[y] = bit;
+            at.board[y] = bit;
             let (l, d, r) = after(left, down, right, bit);
-            self.search(y + 1, l, d, r, board, found);
+            self.search(y + 1, l, d, r, at);
         }
     }
 
     /// Complete rows `y` = last - 1 and last, and count what is found.
     #[inline(always)]
-    fn last_two_rows(
-        &self,
-        y: usize,
-        left: u32,
-        down: u32,
-        right: u32,
-        board: &mut [u32; 32],
-        found: &mut Classes,
-    ) {
+    fn last_two_rows(&self, y: usize, left: u32, down: u32, right: u32, at: &mut Partial) {
         let mut free = self.choices(y, left, down, right);
         while free != 0 {
             let bit = lowest(free);
@@ -270,13 +260,13 @@ impl Side {
             let (l, d, r) = after(left, down, right, bit);
             let last_row = self.mask & !(l | d | r);
             if last_row != 0 && last_row & self.lastmask == 0 {
-                board[y] = bit;
-                board[self.last] = last_row;
-                match self.classify(&board[..=self.last]) {
+                at.board[y] = bit;
+                at.board[self.last] = last_row;
+                match self.classify(&at.board[..=self.last]) {
                     Class::Skip => {}
-                    Class::Of2 => found.of2 += 1,
-                    Class::Of4 => found.of4 += 1,
-                    Class::Of8 => found.of8 += 1,
+                    Class::Of2 => at.found.of2 += 1,
+                    Class::Of4 => at.found.of4 += 1,
+                    Class::Of8 => at.found.of8 += 1,
                 }
             }
         }

@@ -21,11 +21,12 @@ use crate::error::{ErrorKind, Kind};
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::board::{Board, MAX_SIDE};
+use crate::board::{Board, Square, MAX_SIDE};
+use crate::layout::Layout;
 use crate::nqueens_check::{check_placement, PlacementError};
 use crate::trace::{ChildSplit, TaskIdentity, TaskKind, Trace};
 
-use kernel::{columns_mask, Classes, Corner, Plain, Side};
+use kernel::{columns_mask, Classes, Corner, Partial, Plain, Side};
 
 /// Largest n accepted: the widest board the 32-bit column masks hold.
 pub const MAX_N: usize = MAX_SIDE;
@@ -255,10 +256,13 @@ fn count_classes(n: usize, parallel: bool, trace: Option<&Trace>) -> Classes {
                 of8: corner.search(r.y, r.left, r.down, r.right),
                 ..Classes::default()
             },
-            SquarePiece::Side(side, r, mut board) => {
-                let mut found = Classes::default();
-                side.search(r.y, r.left, r.down, r.right, &mut board, &mut found);
-                found
+            SquarePiece::Side(side, r, board) => {
+                let mut at = Partial {
+                    board,
+                    found: Classes::default(),
+                };
+                side.search(r.y, r.left, r.down, r.right, &mut at);
+                at.found
             }
         };
         if let (Some(trace), Some(span)) = (trace, span) {
@@ -367,6 +371,38 @@ pub fn count_rectangular(board: Board, parallel: bool) -> u64 {
 struct ListPiece {
     rows: Rows,
     cols: [u8; 32],
+}
+
+/// Write `placement` (the 0-based column of the queen in each row of the square `board`) to
+/// `line` as the listings print it: the 1-based columns separated by spaces, or (`diagram`) the
+/// board's diagram; a newline ends it.
+pub fn placement_text(board: Board, placement: &[u8], diagram: bool, line: &mut String) {
+    if diagram {
+        let queens = placement
+            .iter()
+            .enumerate()
+            .map(|(row, &col)| Square::new(row, usize::from(col)))
+            .collect();
+        line.push_str(&Layout::new(board, queens).diagram());
+    } else {
+        for (i, &col) in placement.iter().enumerate() {
+            if i > 0 {
+                line.push(' ');
+            }
+            line.push_str(decimal(usize::from(col) + 1));
+        }
+    }
+    line.push('\n');
+}
+
+/// The decimal form of a column number (at most 32), without formatting machinery per queen.
+fn decimal(k: usize) -> &'static str {
+    const NUMBERS: [&str; 33] = [
+        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
+        "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31",
+        "32",
+    ];
+    NUMBERS[k]
 }
 
 /// Call `emit` with every placement of n non-attacking queens on an n×n board, in lexicographic

@@ -3,14 +3,17 @@
 //! the merged answer as the bound, and checks that what each part's result claims holds.
 
 use crate::random::SplitMix64;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::error::{ErrorKind, Kind};
 use crate::search::{Goal, Incumbent, PartResult, Rank, SearchError, SearchOptions};
 use thiserror::Error;
 
 use super::report::count_part;
-use super::{array_syntax, CountReport, LoadedPlan, MergeError, Merged, PartReport, PlanGoal};
+use super::run_dir::{cpu_seconds, Results, RunDir};
+use super::{
+    array_syntax, merge, CountReport, LoadedPlan, MergeError, Merged, PartReport, PlanGoal,
+};
 
 /// What searching one part again showed.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,6 +91,97 @@ pub fn audit_verdict(
             failed: failed.to_vec(),
         })
     }
+}
+
+/// A run ready to audit: every part's result, read, checked and merged.
+pub struct MergedRun {
+    pub results: Results,
+    pub merged: Merged,
+}
+
+/// Read the results of `run` (the run directory `dir`) and merge them; a run whose results do
+/// not all read back, or do not merge, cannot be audited.
+pub fn merged_run(run: &RunDir, dir: &Path) -> Result<MergedRun, AuditError> {
+    let results = run.read_results();
+    if let Some((path, why)) = results.refused.first() {
+        let (path, why) = (path.clone(), why.clone());
+        return Err(AuditError::RefusedResult { path, why });
+    }
+    let merged = merge(&run.plan, &results.reports).map_err(|error| AuditError::NotMerged {
+        run: dir.to_path_buf(),
+        error,
+    })?;
+    Ok(MergedRun { results, merged })
+}
+
+/// What searching a run's parts again added up to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunAudit {
+    /// The parts whose result claims what their subtree does not hold.
+    pub failed: Vec<usize>,
+    pub nodes: u64,
+    /// CPU seconds of this process spent on the searches.
+    pub cpu: f64,
+}
+
+/// Why [`audit_parts`] stopped before the last part.
+#[derive(Debug)]
+pub enum AuditStop<E> {
+    /// The search was cancelled in `part`, after `done` parts were audited.
+    Cancelled {
+        part: usize,
+        done: usize,
+    },
+    Search(SearchError),
+    /// The caller's `each` failed.
+    Caller(E),
+}
+
+/// Search each of the parts `chosen` of the merged run `run` (of `plan`) again, one after the
+/// other on the current rayon pool, and hand each part's line ([`PartAudit::line`]) to `each`
+/// as it is done.
+pub fn audit_parts<E>(
+    plan: &LoadedPlan,
+    run: &MergedRun,
+    chosen: &[usize],
+    plain: Option<u64>,
+    options: &SearchOptions,
+    mut each: impl FnMut(String) -> Result<(), E>,
+) -> Result<RunAudit, AuditStop<E>> {
+    let rank_of = plan.rank_of();
+    let mut sum = RunAudit {
+        failed: Vec::new(),
+        nodes: 0,
+        cpu: 0.0,
+    };
+    for (done, &k) in chosen.iter().enumerate() {
+        let report = run.results.reports[k]
+            .as_ref()
+            .expect("a merged run has them all");
+        let before = cpu_seconds();
+        let audit = match plain {
+            Some(budget) => audit_part_plainly(plan, &run.merged, k, budget, options),
+            None => audit_part(plan, &run.merged, report, k, options),
+        };
+        let cancelled = options
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
+        let audit = match audit {
+            Ok(_) if cancelled => return Err(AuditStop::Cancelled { part: k, done }),
+            Ok(a) => a,
+            Err(SearchError::Cancelled) => return Err(AuditStop::Cancelled { part: k, done }),
+            Err(e) => return Err(AuditStop::Search(e)),
+        };
+        let spent = (cpu_seconds() - before).max(0.0);
+        sum.cpu += spent;
+        sum.nodes = sum.nodes.saturating_add(audit.nodes);
+        if audit.failure.is_some() {
+            sum.failed.push(k);
+        }
+        each(audit.line(plan, rank_of[k], spent)).map_err(AuditStop::Caller)?;
+    }
+    Ok(sum)
 }
 
 /// Search part `k` again and check its result `report` against the merged answer `merged`:
@@ -178,16 +272,19 @@ pub fn audit_part(
 /// no layout of fewer queens than the merged answer. Weaker than [`audit_part`] on ranks (the
 /// plain search compares sizes only), but it shares none of the kernel's pruning, so a wrong rule
 /// cannot pass it. A part the budget does not cover is a failure: its claim is not checked. (A
-/// cancelled search ends early too: the caller looks at `options.cancel`.)
+/// cancelled search ends early too: the caller looks at `options.cancel`.) A count plan is
+/// refused: the caller says so first, with [`AuditError::PlainCount`].
 pub fn audit_part_plainly(
     plan: &LoadedPlan,
     merged: &Merged,
     k: usize,
     budget: u64,
     options: &SearchOptions,
-) -> Result<PartAudit, AuditError> {
+) -> Result<PartAudit, SearchError> {
     if plan.plan.goal != PlanGoal::Minimum {
-        return Err(AuditError::PlainCount);
+        return Err(SearchError::Inconsistent(
+            AuditError::PlainCount.to_string(),
+        ));
     }
     let (b, _, path) = plan.part(k);
     let answer = merged.boards[b].layout.len();

@@ -2,7 +2,10 @@
 
 use std::collections::BinaryHeap;
 
-use crate::board::Board;
+use thiserror::Error;
+
+use crate::board::{Board, BoardParseError};
+use crate::error::{ErrorKind, Kind};
 use crate::search::{
     solve, Goal, Incumbent, PartPath, Problem, SearchError, SearchOptions, SearchSpace,
 };
@@ -30,6 +33,91 @@ pub struct PlanRequest {
     /// Parts are not cut below this many estimated nodes: cutting further only adds overhead
     /// (each part costs a result file, written with fsync).
     pub min_part_nodes: f64,
+}
+
+/// What `queendom plan` is asked for, as its command line says it.
+#[derive(Debug, Clone)]
+pub struct PlanAsk<'a> {
+    /// One board, written as ROWSxCOLS; or none, and `rows` and `cols` for a table.
+    pub board: Option<&'a str>,
+    pub rows: Option<&'a [usize]>,
+    pub cols: Option<&'a [usize]>,
+    pub problem: Problem,
+    pub goal: PlanGoal,
+    /// For a count: the number of queens, if known.
+    pub count_queens: Option<usize>,
+    pub classes: bool,
+    pub parts: usize,
+}
+
+/// Why a plan cannot be made as asked: every variant a refusal.
+#[derive(Debug, Error)]
+pub enum PlanAskError {
+    #[error(transparent)]
+    Board(#[from] BoardParseError),
+    #[error("give either a board or --rows and --cols, not both")]
+    BoardAndTable,
+    #[error("--rows needs --cols")]
+    RowsWithoutCols,
+    #[error("--cols needs --rows")]
+    ColsWithoutRows,
+    #[error("give a board (e.g. 19x19), or --rows and --cols")]
+    NoBoard,
+    #[error("count plans take one board; use `queendom table --count` for tables")]
+    CountOfTable,
+}
+
+impl Kind for PlanAskError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            PlanAskError::Board(_)
+            | PlanAskError::BoardAndTable
+            | PlanAskError::RowsWithoutCols
+            | PlanAskError::ColsWithoutRows
+            | PlanAskError::NoBoard
+            | PlanAskError::CountOfTable => ErrorKind::Refusal,
+        }
+    }
+}
+
+impl PlanAsk<'_> {
+    /// The request: the board, or the table's boards in its order with its axes, checked; the
+    /// estimates' probes and the smallest part as for every plan.
+    pub fn request(&self) -> Result<PlanRequest, PlanAskError> {
+        let (boards, table) = self.boards()?;
+        if self.goal == PlanGoal::Count && table.is_some() {
+            return Err(PlanAskError::CountOfTable);
+        }
+        Ok(PlanRequest {
+            boards,
+            table,
+            problem: self.problem,
+            goal: self.goal,
+            count_queens: self.count_queens,
+            classes: self.classes,
+            parts: self.parts,
+            probes: PROBES,
+            min_part_nodes: MIN_PART_NODES,
+        })
+    }
+
+    /// The boards asked for: one board, or a table's (with its axes).
+    fn boards(&self) -> Result<(Vec<Board>, Option<TableAxes>), PlanAskError> {
+        Ok(match (self.board, self.rows, self.cols) {
+            (Some(b), None, None) => (vec![b.parse::<Board>()?], None),
+            (None, Some(rows), Some(cols)) => {
+                let axes = TableAxes {
+                    rows: rows.to_vec(),
+                    cols: cols.to_vec(),
+                };
+                (axes.boards(), Some(axes))
+            }
+            (Some(_), _, _) => return Err(PlanAskError::BoardAndTable),
+            (None, Some(_), None) => return Err(PlanAskError::RowsWithoutCols),
+            (None, None, Some(_)) => return Err(PlanAskError::ColsWithoutRows),
+            (None, None, None) => return Err(PlanAskError::NoBoard),
+        })
+    }
 }
 
 /// The smallest parts worth cutting for a cluster: a few milliseconds of search.

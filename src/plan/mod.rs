@@ -39,9 +39,10 @@ pub use attempts::{
     age, last_attempt, slurm_time, time_text, utc_iso, Attempt, AttemptEvent, LastAttempt,
 };
 pub use audit::{
-    audit_part, audit_part_plainly, audit_verdict, sample_parts, AuditError, PartAudit,
+    audit_part, audit_part_plainly, audit_parts, audit_verdict, merged_run, sample_parts,
+    AuditError, AuditStop, MergedRun, PartAudit, RunAudit,
 };
-pub use build::{build, PlanRequest, MIN_PART_NODES, PROBES};
+pub use build::{build, PlanAsk, PlanAskError, PlanRequest, MIN_PART_NODES, PROBES};
 pub use merge::{
     array_syntax, count_contradiction, merge, parse_array_syntax, BoardAnswer, MergeError, Merged,
     PartListError,

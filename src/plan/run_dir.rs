@@ -451,17 +451,22 @@ pub struct PlanLock {
     _file: File,
 }
 
+/// The plan lock's file under the directory `path`, created if missing.
+fn open_plan_lock(path: &Path) -> io::Result<File> {
+    fs::create_dir_all(path.join(CLAIMS))?;
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path.join(CLAIMS).join("plan.lock"))
+}
+
 impl PlanLock {
     /// Take the plan lock of the directory `path` (which must exist) without waiting:
     /// `Ok(None)` while another process holds it.
     pub fn try_take(path: &Path) -> io::Result<Option<PlanLock>> {
-        fs::create_dir_all(path.join(CLAIMS))?;
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path.join(CLAIMS).join("plan.lock"))?;
+        let file = open_plan_lock(path)?;
         Ok(ofd_lock(&file, libc::F_OFD_SETLK)?.then_some(PlanLock { _file: file }))
     }
 
@@ -469,13 +474,7 @@ impl PlanLock {
     /// shared for its life, so that `plan RUN --split` (which takes it whole) never renumbers the
     /// parts under a worker, and a worker never reads a plan half replaced.
     pub fn share(path: &Path) -> io::Result<PlanLock> {
-        fs::create_dir_all(path.join(CLAIMS))?;
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path.join(CLAIMS).join("plan.lock"))?;
+        let file = open_plan_lock(path)?;
         ofd_lock_kind(&file, libc::F_OFD_SETLKW, libc::F_RDLCK)?;
         Ok(PlanLock { _file: file })
     }

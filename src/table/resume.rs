@@ -244,6 +244,20 @@ pub fn shown_start(line: &[u8]) -> String {
         .collect()
 }
 
+/// One line of a table file, split into the texts of its columns.
+#[derive(Clone, Copy)]
+pub struct LineTexts<'a> {
+    /// The line's number in the file, from 1.
+    pub line: usize,
+    pub format: Format,
+    pub columns: &'a [Column],
+    pub texts: &'a [&'a str],
+}
+
+/// What [`Schema::row`] calls with a row's board as soon as it is known: it refuses a board
+/// repeated or not requested.
+pub type Admit<'a> = dyn FnMut(Board) -> Result<(), ResumeError> + 'a;
+
 /// What the rows of a table are, and how one line of them is read back and checked: each kind
 /// of table ([`Queens`] for γ and i, with counts or not; [`NQueens`]) is one implementation, and
 /// [`read_table`] does the rest (header, byte order mark, line endings, repeated and unrequested
@@ -255,16 +269,13 @@ pub trait Schema {
     /// The other kinds whose header a file of this table may have by mistake (named in the
     /// refusal).
     fn other_kinds(&self) -> Vec<RowKind>;
-    /// The row on line `line`, from the `texts` of its `columns`, checked on its own, and the
+    /// The row on line `at.line`, from the `texts` of its `columns`, checked on its own, and the
     /// digest it carries (`None` in files of older versions). `admit` is called with the row's
     /// board as soon as it is known (it refuses a board repeated or not requested).
     fn row(
         &self,
-        line: usize,
-        format: Format,
-        columns: &[Column],
-        texts: &[&str],
-        admit: &mut dyn FnMut(Board) -> Result<(), ResumeError>,
+        at: &LineTexts,
+        admit: &mut Admit,
     ) -> Result<(Self::Row, Option<String>), ResumeError>;
     /// What the text of `column` looks like in a row of this table (for a half-written line).
     fn syntax(&self, column: Column) -> FieldSyntax;
@@ -294,17 +305,15 @@ impl Schema for Queens {
 
     fn row(
         &self,
-        line: usize,
-        format: Format,
-        columns: &[Column],
-        texts: &[&str],
-        admit: &mut dyn FnMut(Board) -> Result<(), ResumeError>,
+        at: &LineTexts,
+        admit: &mut Admit,
     ) -> Result<(TableRow, Option<String>), ResumeError> {
+        let line = at.line;
         let problem = self.problem;
-        let fields = crate::row::RowFields::from_texts(columns, texts).map_err(|error| {
+        let fields = crate::row::RowFields::from_texts(at.columns, at.texts).map_err(|error| {
             LineError::BadRow {
                 line,
-                format,
+                format: at.format,
                 error,
             }
         })?;
@@ -370,18 +379,16 @@ impl Schema for NQueens {
 
     fn row(
         &self,
-        line: usize,
-        format: Format,
-        columns: &[Column],
-        texts: &[&str],
-        admit: &mut dyn FnMut(Board) -> Result<(), ResumeError>,
+        at: &LineTexts,
+        admit: &mut Admit,
     ) -> Result<(NQueensRow, Option<String>), ResumeError> {
+        let line = at.line;
         let (row, digest) =
-            NQueensRow::from_texts(columns, texts).map_err(|error| match error {
+            NQueensRow::from_texts(at.columns, at.texts).map_err(|error| match error {
                 crate::row::RowReadError::Board(error) => LineError::BadBoard { line, error },
                 error => LineError::BadRow {
                     line,
-                    format,
+                    format: at.format,
                     error,
                 },
             })?;
@@ -547,7 +554,15 @@ pub fn read_table<S: Schema>(
             }
             Ok(())
         };
-        let (row, digest) = schema.row(line, format, &cells, &texts, &mut admit)?;
+        let (row, digest) = schema.row(
+            &LineTexts {
+                line,
+                format,
+                columns: &cells,
+                texts: &texts,
+            },
+            &mut admit,
+        )?;
         let board = row.board();
         match &digest {
             Some(found) if *found != row.digest() => {

@@ -3,6 +3,7 @@
 
 use std::cmp::Reverse;
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -12,6 +13,7 @@ use thiserror::Error;
 use crate::board::Board;
 use crate::error::{ErrorKind, Kind};
 use crate::layout::Layout;
+use crate::plan::checkpoint::{solve_checkpointed, CheckpointError};
 use crate::row::{LayoutTotals, RowKind, TableRow};
 use crate::search::{count, solve, Problem, SearchError, SearchOptions};
 use crate::trace::{thread_cpu_seconds, ChildSplit, TaskIdentity, TaskKind};
@@ -314,6 +316,32 @@ impl TableRunner {
             };
             trace.end_around(span, identity, Some(ChildSplit::InOrder), search_cpu);
         }
+    }
+
+    /// As [`TableRunner::compute`], the board's search kept in parts under `dir` (see
+    /// [`solve_checkpointed`]) and run on `threads` threads, so that an interrupted board resumes
+    /// from its parts; `on_part(done, total)` follows them. Not for count tables.
+    pub fn compute_checkpointed(
+        &mut self,
+        board: Board,
+        dir: &Path,
+        threads: usize,
+        on_part: &dyn Fn(usize, usize),
+    ) -> Result<TableRow, CheckpointError> {
+        let plain = SearchOptions {
+            progress: None,
+            ..self.options.clone()
+        };
+        let problem = self.problem;
+        self.compute_with(board, |searched| {
+            solve_checkpointed(searched, problem, dir, 64, &plain, threads, on_part).map(
+                |(layout, nodes)| Searched {
+                    layout,
+                    counts: None,
+                    nodes,
+                },
+            )
+        })
     }
 
     /// As [`TableRunner::compute`], with `search` giving the result for the board it is handed

@@ -334,16 +334,40 @@ const CASES: &[Case] = &[
         says: "no -o",
     },
     Case {
-        refusal: "cli: a count plan of a table",
+        refusal: "PlanAskError::CountOfTable",
         setup: nothing,
         args: &["plan", "--rows", "2", "--cols", "2", "--count", "-o", "x"],
         says: "count plans take one board",
     },
     Case {
-        refusal: "cli: --rows without --cols",
+        refusal: "PlanAskError::RowsWithoutCols",
         setup: nothing,
         args: &["plan", "--rows", "2", "-o", "x"],
         says: "--rows needs --cols",
+    },
+    Case {
+        refusal: "PlanAskError::ColsWithoutRows",
+        setup: nothing,
+        args: &["plan", "--cols", "2", "-o", "x"],
+        says: "--cols needs --rows",
+    },
+    Case {
+        refusal: "PlanAskError::BoardAndTable",
+        setup: nothing,
+        args: &["plan", "5x5", "--rows", "2", "--cols", "2", "-o", "x"],
+        says: "not both",
+    },
+    Case {
+        refusal: "PlanAskError::NoBoard",
+        setup: nothing,
+        args: &["plan", "-o", "x"],
+        says: "give a board (e.g. 19x19)",
+    },
+    Case {
+        refusal: "PlanAskError::Board",
+        setup: nothing,
+        args: &["plan", "8y8", "-o", "x"],
+        says: "'8y8' is not a board size",
     },
     Case {
         refusal: "cli: merge -o onto an existing file",

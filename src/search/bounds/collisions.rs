@@ -354,9 +354,8 @@ mod tests {
         for (rows, cols) in BUDGET_BOARDS {
             let board = Board::new(rows, cols).unwrap();
             let most = rows.min(cols) - 2;
-            every_dominating_subset(board, most, &mut |queens| {
+            every_budgeted_layout(board, &mut |queens, budget| {
                 let k = queens.len();
-                let budget = collision_budget(board, k).expect("k + 2 <= min side");
                 for subset in 0u32..1 << k {
                     let part: Vec<usize> = (0..k)
                         .filter(|&i| subset >> i & 1 == 1)
@@ -430,15 +429,24 @@ mod tests {
         (7, 9),
     ];
 
+    /// Call `check` with every dominating set of at most min side − 2 queens of `board` and its
+    /// collision budget.
+    fn every_budgeted_layout(board: Board, check: &mut dyn FnMut(&[usize], i64)) {
+        let most = board.rows().min(board.cols()) - 2;
+        every_dominating_subset(board, most, &mut |queens| {
+            let budget = collision_budget(board, queens.len()).expect("k + 2 <= min side");
+            check(queens, budget)
+        });
+    }
+
     #[test]
     fn every_small_layout_keeps_its_collision_budget() {
         let (mut layouts, mut sharp) = (0, 0);
         for (rows, cols) in BUDGET_BOARDS {
             let board = Board::new(rows, cols).unwrap();
             let most = rows.min(cols) - 2;
-            every_dominating_subset(board, most, &mut |queens| {
+            every_budgeted_layout(board, &mut |queens, budget| {
                 let k = queens.len();
-                let budget = collision_budget(board, k).expect("k + 2 <= min side");
                 let distinct = |f: &dyn Fn(usize) -> usize| {
                     let mut seen: Vec<usize> = queens.iter().map(|&q| f(q)).collect();
                     seen.sort_unstable();
