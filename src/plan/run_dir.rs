@@ -527,7 +527,7 @@ fn fault_point(step: u32) {
     }
 }
 
-/// The number of steps of a split at which [`fault_point`] can stop it.
+/// The number of steps of a split at which `fault_point` can stop it.
 pub const SPLIT_STEPS: u32 = 12;
 
 /// Complete or undo a split that stopped half way (killed, a full disk). A staging area with its
@@ -617,7 +617,7 @@ impl RunDir {
     /// plan, results and attempts move to `RUN/split-ID/` (ID: the old plan id's first 12 digits).
     ///
     /// A transaction: the new plan, results and attempts are written into `RUN/staging/`, then
-    /// the commit mark; only then are they renamed into place ([`roll_forward`]). A kill before the
+    /// the commit mark; only then are they renamed into place (`roll_forward`). A kill before the
     /// mark leaves the old run as it was (the staging area is removed by the next command), one
     /// after it leaves a split that the next command completes.
     pub fn replace_plan(&self, _lock: &PlanLock, split: &Split) -> io::Result<PathBuf> {
