@@ -129,6 +129,12 @@ fn gamma_csv(dir: &Path) {
         .success();
 }
 
+/// `run/` done, and an `answer.txt` beside it.
+fn done_and_an_answer(dir: &Path) {
+    done(dir);
+    fs::write(dir.join("answer.txt"), "an earlier answer\n").unwrap();
+}
+
 fn existing_json(dir: &Path) {
     fs::write(dir.join("t.json"), "[]\n").unwrap();
 }
@@ -390,8 +396,8 @@ const CASES: &[Case] = &[
     },
     Case {
         refusal: "cli: merge -o onto an existing file",
-        setup: done,
-        args: &["merge", "run", "-o", "run/plan.json"],
+        setup: done_and_an_answer,
+        args: &["merge", "run", "-o", "answer.txt"],
         says: "use --force",
     },
     Case {
