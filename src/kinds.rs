@@ -61,6 +61,7 @@ pub fn error_kind(error: &(dyn Error + 'static)) -> Option<ErrorKind> {
         plan::worker::WorkerError,
         plan::ReportError,
         plan::run_dir::RunDirError,
+        plan::run_dir::OutputInLedger,
         plan::run_dir::SplitRunError,
         plan::checkpoint::CheckpointError,
     );

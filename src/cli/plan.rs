@@ -363,6 +363,9 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
         }
         None => None,
     };
+    if let Target::File(path) = &target {
+        run.check_output(path)?;
+    }
     let out = claim_output(&target, args.force)?;
     let results = run.read_results();
     if !results.refused.is_empty() {

@@ -87,7 +87,7 @@ pub fn solve_checkpointed(
         }
     };
     let run = if sub.join(PLAN_FILE).exists() {
-        let run = RunDir::open(&sub)?;
+        let run = RunDir::open_locked(&sub, &lock)?;
         let p = &run.plan;
         if p.boards != [board]
             || p.problem != problem

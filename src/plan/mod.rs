@@ -163,6 +163,14 @@ pub enum PlanError {
     QueendomVersion { found: String, expected: String },
     #[error("it is inconsistent: {0}")]
     Inconsistent(String),
+    #[error("its table's {axis} hold {value}, which is no board side: {why}")]
+    BadAxis {
+        axis: &'static str,
+        value: usize,
+        why: String,
+    },
+    #[error("its table holds {0}, which none of its boards is (nor its transpose)")]
+    AxisBoard(Board),
     #[error("part {part} places {found:?} in this queendom's search, the plan says {expected:?}: the plan was made by a search that cuts its tree differently")]
     OtherSearch {
         part: usize,
@@ -201,8 +209,31 @@ impl Plan {
     }
 }
 
+/// A table plan's axes must make valid boards, each searched by the plan (as itself or as its
+/// transpose), so that every reader of the plan can lay its table out.
+fn check_axes(axes: &TableAxes, boards: &[Board]) -> Result<(), PlanError> {
+    for (axis, values) in [("rows", &axes.rows), ("cols", &axes.cols)] {
+        for &value in values {
+            if let Err(e) = Board::new(value, value) {
+                return Err(PlanError::BadAxis {
+                    axis,
+                    value,
+                    why: e.to_string(),
+                });
+            }
+        }
+    }
+    for board in axes.boards() {
+        if !boards.contains(&board) && !boards.contains(&board.transposed()) {
+            return Err(PlanError::AxisBoard(board));
+        }
+    }
+    Ok(())
+}
+
 impl LoadedPlan {
-    /// Read and check a plan.
+    /// Read and check a plan: every reader of a plan file (`status`, `work`, `merge`, `audit`,
+    /// `plan --split`) reads it through here, so that all refuse the same plans the same way.
     pub fn from_bytes(bytes: &[u8]) -> Result<LoadedPlan, PlanError> {
         let plan: Plan =
             serde_json::from_slice(bytes).map_err(|e| PlanError::NotAPlan(format!("{e}")))?;
@@ -255,6 +286,9 @@ impl LoadedPlan {
             }
             boards.push(board);
             starts.push(start);
+        }
+        if let Some(axes) = &plan.table {
+            check_axes(axes, &boards)?;
         }
         let mut paths = Vec::with_capacity(plan.parts.len());
         for (k, p) in plan.parts.iter().enumerate() {
@@ -444,6 +478,8 @@ impl Kind for PlanError {
             | PlanError::Version { .. }
             | PlanError::QueendomVersion { .. }
             | PlanError::Inconsistent(_)
+            | PlanError::BadAxis { .. }
+            | PlanError::AxisBoard(_)
             | PlanError::OtherSearch { .. } => ErrorKind::Refusal,
         }
     }

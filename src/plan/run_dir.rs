@@ -6,12 +6,16 @@
 //! RUN/results/part-000012.json      part 12's result, written whole (temp file, fsync, rename)
 //! RUN/claims/part-000012.lock       locked (flock) by the worker on part 12; says who
 //! RUN/attempts/part-000012.jsonl    every attempt at part 12: started, finished, interrupted, failed
+//! RUN/split-ID/                     a split's history: the plan, results and attempts it replaced
+//! RUN/staging/                      a split being written (RUN/split.commit: it is complete)
 //! RUN/merge.log                     what the merge jobs did (written by queendom-merge.sbatch)
 //! ```
 //!
 //! A result file appears whole or not at all, so a worker killed at any moment leaves either no
 //! result (the part is run again) or a complete one. The lock is the kernel's, so a worker that
-//! dies, even by `kill -9`, releases its part at once.
+//! dies, even by `kill -9`, releases its part at once. A split, which changes the plan and every
+//! result together, is a transaction (see [`RunDir::replace_plan`]): every opening of the run
+//! completes or undoes one that was killed half way.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
@@ -87,8 +91,20 @@ pub fn result_name(k: usize) -> String {
 }
 
 impl RunDir {
-    /// Open an existing run directory; a missing or foreign plan is a usage error.
+    /// Open an existing run directory; a missing or foreign plan is a usage error. A split that
+    /// stopped half way (see [`RunDir::replace_plan`]) is first completed or undone.
     pub fn open(path: &Path) -> Result<RunDir, RunDirError> {
+        finish_split(path, None)?;
+        RunDir::open_as_is(path)
+    }
+
+    /// [`RunDir::open`] for the holder of the plan lock taken whole.
+    pub fn open_locked(path: &Path, lock: &PlanLock) -> Result<RunDir, RunDirError> {
+        finish_split(path, Some(lock))?;
+        RunDir::open_as_is(path)
+    }
+
+    fn open_as_is(path: &Path) -> Result<RunDir, RunDirError> {
         let plan_path = path.join(PLAN_FILE);
         let bytes = match fs::read(&plan_path) {
             Ok(b) => b,
@@ -451,57 +467,174 @@ pub struct PlanLock {
     _file: File,
 }
 
-/// The plan lock's file under the directory `path`, created if missing.
-fn open_plan_lock(path: &Path) -> io::Result<File> {
-    fs::create_dir_all(path.join(CLAIMS))?;
-    OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path.join(CLAIMS).join("plan.lock"))
-}
-
 impl PlanLock {
     /// Take the plan lock of the directory `path` (which must exist) without waiting:
     /// `Ok(None)` while another process holds it.
     pub fn try_take(path: &Path) -> io::Result<Option<PlanLock>> {
-        let file = open_plan_lock(path)?;
+        let file = PlanLock::file(path)?;
         Ok(ofd_lock(&file, libc::F_OFD_SETLK)?.then_some(PlanLock { _file: file }))
     }
 
     /// Share the plan lock, waiting while another process holds it whole: a worker holds it
     /// shared for its life, so that `plan RUN --split` (which takes it whole) never renumbers the
-    /// parts under a worker, and a worker never reads a plan half replaced.
+    /// parts under a worker, and a worker never reads a plan half replaced. A split that was
+    /// killed after its commit is completed first (which needs the lock whole).
     pub fn share(path: &Path) -> io::Result<PlanLock> {
-        let file = open_plan_lock(path)?;
-        ofd_lock_kind(&file, libc::F_OFD_SETLKW, libc::F_RDLCK)?;
+        loop {
+            finish_split(path, None).map_err(|e| io::Error::other(e.0))?;
+            let file = PlanLock::file(path)?;
+            ofd_lock_kind(&file, libc::F_OFD_SETLKW, libc::F_RDLCK)?;
+            // A split killed after its commit while this process waited: complete it first.
+            if !path.join(COMMIT).exists() {
+                return Ok(PlanLock { _file: file });
+            }
+        }
+    }
+
+    /// Take the plan lock whole, waiting while others hold it.
+    fn wait_whole(path: &Path) -> io::Result<PlanLock> {
+        let file = PlanLock::file(path)?;
+        ofd_lock_kind(&file, libc::F_OFD_SETLKW, libc::F_WRLCK)?;
         Ok(PlanLock { _file: file })
     }
+
+    fn file(path: &Path) -> io::Result<File> {
+        fs::create_dir_all(path.join(CLAIMS))?;
+        OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path.join(CLAIMS).join("plan.lock"))
+    }
+}
+
+/// `RUN/staging/`: a split's new plan, results and attempts, written aside before any is seen.
+pub const STAGING: &str = "staging";
+/// `RUN/split.commit`: the commit mark of a split, written (whole) once the staging area is
+/// complete; it names the history directory (`split-ID`). With it the split is rolled forward,
+/// without it the staging area is thrown away. It is removed last, after the staging area, so
+/// that a split completed but for its removal is still known as done.
+pub const COMMIT: &str = "split.commit";
+
+/// Fault injection for the suite: with `QUEENDOM_FAULT=split:K` in its environment, a process
+/// dies at the K-th step of a split (1..=[`SPLIT_STEPS`]) as by `kill -9`: no destructor runs,
+/// nothing is flushed, the locks are released by the kernel.
+fn fault_point(step: u32) {
+    if std::env::var_os("QUEENDOM_FAULT").is_some_and(|v| v == *format!("split:{step}")) {
+        // SAFETY: _exit ends the process at once; nothing of it is used afterwards.
+        unsafe { libc::_exit(137) }
+    }
+}
+
+/// The number of steps of a split at which `fault_point` can stop it.
+pub const SPLIT_STEPS: u32 = 12;
+
+/// Complete or undo a split that stopped half way (killed, a full disk). A staging area with its
+/// commit mark is rolled forward; one without is removed, but only by a holder of the plan lock
+/// (a split in progress holds it, and its staging area is not ours to remove; left alone, it is
+/// invisible to every reader). `held`: the lock, taken whole by the caller.
+fn finish_split(path: &Path, held: Option<&PlanLock>) -> Result<(), RunDirError> {
+    let staging = path.join(STAGING);
+    if !staging.is_dir() && !path.join(COMMIT).exists() {
+        return Ok(());
+    }
+    let cannot = |e: io::Error| {
+        refused(format!(
+            "cannot complete the split interrupted in {}: {e}",
+            path.display()
+        ))
+    };
+    let committed = || path.join(COMMIT).is_file();
+    let _taken = match held {
+        Some(_) => None,
+        // A committed split is a few renames from done: wait for whoever holds the lock.
+        None if committed() => Some(PlanLock::wait_whole(path).map_err(cannot)?),
+        None => match PlanLock::try_take(path).map_err(cannot)? {
+            Some(lock) => Some(lock),
+            None => return Ok(()),
+        },
+    };
+    if committed() {
+        roll_forward(path).map_err(cannot)?;
+    } else if staging.is_dir() {
+        fs::remove_dir_all(&staging).map_err(cannot)?;
+    }
+    Ok(())
+}
+
+/// Make a committed split visible, from wherever a previous attempt stopped: every step is
+/// skipped once done, so a kill at any point leaves a state this completes. Old plan, results and
+/// attempts go to the history directory, the staging area's take their places.
+fn roll_forward(path: &Path) -> io::Result<PathBuf> {
+    let staging = path.join(STAGING);
+    let name = fs::read_to_string(path.join(COMMIT))?;
+    let name = name.trim();
+    if !name.starts_with("split-") || name.contains('/') {
+        return Err(io::Error::other(format!(
+            "{} names '{name}', not a split-ID directory",
+            path.join(COMMIT).display()
+        )));
+    }
+    let history = path.join(name);
+    if !history.is_dir() {
+        fs::create_dir(&history)?;
+    }
+    fault_point(5);
+    let new_plan = staging.join(PLAN_FILE);
+    if new_plan.exists() {
+        if !history.join(PLAN_FILE).exists() {
+            write_whole(&history.join(PLAN_FILE), &fs::read(path.join(PLAN_FILE))?)?;
+        }
+        fault_point(6);
+        fs::rename(&new_plan, path.join(PLAN_FILE))?;
+        fault_point(7);
+    }
+    for (dir, steps) in [(RESULTS, [8, 9]), (ATTEMPTS, [10, 11])] {
+        let (new, old) = (staging.join(dir), path.join(dir));
+        if !new.exists() {
+            continue;
+        }
+        if old.exists() {
+            fs::rename(&old, history.join(dir))?;
+        }
+        fault_point(steps[0]);
+        fs::rename(&new, &old)?;
+        fault_point(steps[1]);
+    }
+    if staging.exists() {
+        fs::remove_dir_all(&staging)?;
+    }
+    File::open(path)?.sync_all()?;
+    fault_point(12);
+    fs::remove_file(path.join(COMMIT))?;
+    Ok(history)
 }
 
 impl RunDir {
     /// Replace this run's plan by `split` (made from it), keeping every result and attempt under
     /// its part's new index. The caller holds the plan lock whole, so no worker runs. The old
-    /// plan, results and attempts move to `RUN/split-ID/` (ID: the old plan id's first 12 digits);
-    /// the new results and attempts are written beside the old ones first, then take their place,
-    /// then the new plan is written.
+    /// plan, results and attempts move to `RUN/split-ID/` (ID: the old plan id's first 12 digits).
+    ///
+    /// A transaction: the new plan, results and attempts are written into `RUN/staging/`, then
+    /// the commit mark; only then are they renamed into place (`roll_forward`). A kill before the
+    /// mark leaves the old run as it was (the staging area is removed by the next command), one
+    /// after it leaves a split that the next command completes.
     pub fn replace_plan(&self, _lock: &PlanLock, split: &Split) -> io::Result<PathBuf> {
         let bytes = split.plan.to_bytes();
         let new = LoadedPlan::from_bytes(&bytes)
             .map_err(|e| io::Error::other(format!("internal error: the split plan: {e}")))?;
-        let history = self.path.join(format!("split-{}", &self.plan.id[..12]));
-        fs::create_dir(&history)?;
-        let (new_results, new_attempts) = (
-            self.path.join(".results.new"),
-            self.path.join(".attempts.new"),
-        );
-        for d in [&new_results, &new_attempts] {
-            if d.exists() {
-                fs::remove_dir_all(d)?;
-            }
-            fs::create_dir(d)?;
+        let staging = self.path.join(STAGING);
+        if staging.exists() {
+            fs::remove_dir_all(&staging)?;
         }
+        fs::create_dir(&staging)?;
+        fault_point(1);
+        write_whole(&staging.join(PLAN_FILE), &bytes)?;
+        fault_point(2);
+        let (new_results, new_attempts) = (staging.join(RESULTS), staging.join(ATTEMPTS));
+        fs::create_dir(&new_results)?;
+        fs::create_dir(&new_attempts)?;
         let results = self.read_results();
         for (k, report) in results.reports.iter().enumerate() {
             let [j] = split.moved[k][..] else { continue };
@@ -519,15 +652,82 @@ impl RunDir {
                 write_whole(&new_attempts.join(format!("part-{j:06}.jsonl")), &text)?;
             }
         }
-        fs::copy(self.path.join(PLAN_FILE), history.join(PLAN_FILE))?;
-        for (dir, new) in [(RESULTS, &new_results), (ATTEMPTS, &new_attempts)] {
-            if self.path.join(dir).exists() {
-                fs::rename(self.path.join(dir), history.join(dir))?;
-            }
-            fs::rename(new, self.path.join(dir))?;
+        fault_point(3);
+        let history = format!("split-{}", &self.plan.id[..12]);
+        write_whole(&self.path.join(COMMIT), format!("{history}\n").as_bytes())?;
+        fault_point(4);
+        roll_forward(&self.path)
+    }
+}
+
+/// An output (`merge -o FILE`) that would land in a run's ledger: it would be taken for a
+/// foreign result, replace the plan, or sit among the claims; refused before anything is written.
+#[derive(Debug, Error)]
+#[error("{output} is inside the ledger of the run {run} ({place}): write the answer elsewhere")]
+pub struct OutputInLedger {
+    pub output: PathBuf,
+    pub run: PathBuf,
+    pub place: String,
+}
+
+/// The entries of a run directory that belong to its ledger: no output of the run goes there.
+/// (`split-ID/` directories, the history of splits, are matched by their prefix.)
+const LEDGER: [&str; 6] = [PLAN_FILE, RESULTS, ATTEMPTS, CLAIMS, STAGING, COMMIT];
+
+impl RunDir {
+    /// Refuse `output` if it is, or resolves to (through symbolic links and `..`), a path inside
+    /// this run's ledger: its plan, `results/`, `attempts/`, `claims/`, `staging/`, `split.commit` or a
+    /// `split-ID/` history directory.
+    pub fn check_output(&self, output: &Path) -> Result<(), OutputInLedger> {
+        let (Ok(run), Some(target)) = (fs::canonicalize(&self.path), resolve(output, 0)) else {
+            return Ok(());
+        };
+        let Ok(inside) = target.strip_prefix(&run) else {
+            return Ok(());
+        };
+        let Some(first) = inside.components().next() else {
+            return Ok(());
+        };
+        let first = first.as_os_str().to_string_lossy();
+        if LEDGER.contains(&&*first) || first.starts_with("split-") {
+            return Err(OutputInLedger {
+                output: output.to_path_buf(),
+                run: self.path.clone(),
+                place: first.into_owned(),
+            });
         }
-        write_whole(&self.path.join(PLAN_FILE), &bytes)?;
-        Ok(history)
+        Ok(())
+    }
+}
+
+/// Where writing `path` would land: the path with every symbolic link (a dangling one too) and
+/// `..` resolved, as far as it exists; the parts that do not exist yet appended as written.
+fn resolve(path: &Path, depth: u32) -> Option<PathBuf> {
+    if depth > 40 {
+        return None;
+    }
+    if let Ok(real) = fs::canonicalize(path) {
+        return Some(real);
+    }
+    let name = path.file_name();
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if let Ok(target) = fs::read_link(path) {
+        // A dangling link: a write goes to its target.
+        return resolve(&parent.join(target), depth + 1);
+    }
+    match name {
+        Some(name) => Some(resolve(parent, depth + 1)?.join(name)),
+        // `..` or `.` at the end of a path that does not exist: lexically.
+        None => {
+            let mut base = resolve(parent, depth + 1)?;
+            if path.ends_with("..") {
+                base.pop();
+            }
+            Some(base)
+        }
     }
 }
 
@@ -555,8 +755,18 @@ impl RunDir {
     /// the plan lock taken whole. Returns what changed, in words, or `None` when no part is to be
     /// split. Run it in the thread pool the estimates should use.
     pub fn split(dir: &Path, parts: &str, share: f64) -> Result<Option<String>, SplitRunError> {
-        // Opened first for a refusal of a directory that holds no plan.
-        RunDir::open(dir)?;
+        // Opened first for a refusal of a directory that holds no plan; a split killed after its
+        // commit is completed here, and that is what this command, run again, was asked for.
+        let committed = dir.join(COMMIT).is_file();
+        let run = RunDir::open(dir)?;
+        if committed && !dir.join(COMMIT).exists() {
+            return Ok(Some(format!(
+                "completed the split that was stopped after its commit: plan {}: {}; \
+                 nothing else split\n",
+                run.plan.id,
+                parts_text(run.plan.parts())
+            )));
+        }
         let failed = |msg: String| SplitRunError::Failed(msg);
         let Some(lock) = PlanLock::try_take(dir)
             .map_err(|e| failed(format!("cannot lock {}: {e}", dir.display())))?
@@ -567,7 +777,7 @@ impl RunDir {
             )));
         };
         // Read again under the lock: the plan may have changed while we waited.
-        let run = RunDir::open(dir)?;
+        let run = RunDir::open_locked(dir, &lock)?;
         let chosen = run.parts_to_split(parts)?;
         if chosen.is_empty() {
             return Ok(None);
@@ -805,6 +1015,12 @@ fn slurm_job() -> Option<String> {
     match (var("SLURM_ARRAY_JOB_ID"), var("SLURM_ARRAY_TASK_ID")) {
         (Some(job), Some(task)) => Some(format!("{job}_{task}")),
         _ => var("SLURM_JOB_ID"),
+    }
+}
+
+impl Kind for OutputInLedger {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::Refusal
     }
 }
 

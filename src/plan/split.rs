@@ -17,13 +17,21 @@ use super::build::seed;
 use super::{LoadedPlan, Plan, PlanGoal, PlanPart};
 
 /// Why a part cannot be split.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, PartialEq, Error)]
 pub enum SplitError {
     #[error("part {part} does not exist: the plan has parts 0..{last}")]
     NoSuchPart { part: usize, last: usize },
     #[error("part {0} cannot be cut further (its node has no children in the search tree)")]
     Leaf(usize),
+    #[error("part {part} would be cut into more than {MAX_PIECES} pieces at share {share}: give a larger --share")]
+    TooManyPieces { part: usize, share: f64 },
 }
+
+/// The most pieces one part is cut into: a share so small that the part would need more (down to
+/// single nodes of the search tree, a number that grows exponentially with depth) is refused
+/// rather than left to estimate for ever. Far more than a split needs: a part that took `t` times
+/// its limit wants about `2t` pieces.
+pub const MAX_PIECES: usize = 4096;
 
 /// A plan with some parts split, and where each old part went.
 #[derive(Debug, Clone)]
@@ -128,6 +136,9 @@ fn descendants(
             })
             .collect();
         pieces.splice(i..=i, cut);
+        if pieces.len() > MAX_PIECES {
+            return Err(SplitError::TooManyPieces { part: k, share });
+        }
     }
     Ok(pieces
         .into_iter()
@@ -146,7 +157,9 @@ fn descendants(
 impl Kind for SplitError {
     fn kind(&self) -> ErrorKind {
         match self {
-            SplitError::NoSuchPart { .. } | SplitError::Leaf(_) => ErrorKind::Refusal,
+            SplitError::NoSuchPart { .. }
+            | SplitError::Leaf(_)
+            | SplitError::TooManyPieces { .. } => ErrorKind::Refusal,
         }
     }
 }

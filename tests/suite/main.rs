@@ -13,6 +13,7 @@ mod count_table;
 mod engine;
 mod hostile;
 mod layers;
+mod ledger;
 mod nqueens;
 mod pdf;
 mod pictures;

@@ -75,6 +75,40 @@ fn foreign_result(dir: &Path) {
     fs::rename(other.join("run"), dir.join("run")).unwrap();
 }
 
+/// A table plan of 2..3 x 3..4 in `run/` whose axes are edited to `axes`.
+fn table_plan_with_axes(dir: &Path, axes: &str) {
+    queendom()
+        .current_dir(dir)
+        .args([
+            "plan", "--rows", "2-3", "--cols", "3-4", "--parts", "4", "-o", "run",
+        ])
+        .assert()
+        .success();
+    let path = dir.join("run/plan.json");
+    let text = fs::read_to_string(&path).unwrap();
+    let mut plan: serde_json::Value = serde_json::from_str(&text).unwrap();
+    plan["table"] = serde_json::from_str(axes).unwrap();
+    fs::write(&path, serde_json::to_vec_pretty(&plan).unwrap()).unwrap();
+}
+
+fn zero_axis(dir: &Path) {
+    table_plan_with_axes(dir, r#"{"rows": [0, 2], "cols": [3, 4]}"#);
+}
+
+fn foreign_axis(dir: &Path) {
+    table_plan_with_axes(dir, r#"{"rows": [2, 9], "cols": [3, 9]}"#);
+}
+
+/// A plan of 12x12 in one part: cut into pieces of 1e-9 of it, it would be cut down to single
+/// nodes.
+fn plan_12x12(dir: &Path) {
+    queendom()
+        .current_dir(dir)
+        .args(["plan", "12x12", "--parts", "1", "-o", "run"])
+        .assert()
+        .success();
+}
+
 /// `run/plan.json` that is not JSON.
 fn junk_plan(dir: &Path) {
     fs::create_dir(dir.join("run")).unwrap();
@@ -102,6 +136,12 @@ fn gamma_csv(dir: &Path) {
         ])
         .assert()
         .success();
+}
+
+/// `run/` done, and an `answer.txt` beside it.
+fn done_and_an_answer(dir: &Path) {
+    done(dir);
+    fs::write(dir.join("answer.txt"), "an earlier answer\n").unwrap();
 }
 
 fn existing_json(dir: &Path) {
@@ -280,6 +320,30 @@ const CASES: &[Case] = &[
         says: "it is not a queendom plan",
     },
     Case {
+        refusal: "OutputInLedger",
+        setup: done,
+        args: &["merge", "run", "-o", "run/results/answer.txt"],
+        says: "is inside the ledger of the run",
+    },
+    Case {
+        refusal: "PlanError::BadAxis",
+        setup: zero_axis,
+        args: &["merge", "run"],
+        says: "plan.json: its table's rows hold 0",
+    },
+    Case {
+        refusal: "PlanError::AxisBoard",
+        setup: foreign_axis,
+        args: &["status", "run"],
+        says: "plan.json: its table holds 2x9",
+    },
+    Case {
+        refusal: "SplitError::TooManyPieces",
+        setup: plan_12x12,
+        args: &["plan", "run", "--split", "0", "--share", "1e-9"],
+        says: "would be cut into more than 4096 pieces",
+    },
+    Case {
         refusal: "SplitError::NoSuchPart",
         setup: plan,
         args: &["plan", "run", "--split", "99"],
@@ -371,8 +435,8 @@ const CASES: &[Case] = &[
     },
     Case {
         refusal: "cli: merge -o onto an existing file",
-        setup: done,
-        args: &["merge", "run", "-o", "run/plan.json"],
+        setup: done_and_an_answer,
+        args: &["merge", "run", "-o", "answer.txt"],
         says: "use --force",
     },
     Case {
