@@ -409,16 +409,21 @@ mod tests {
 
     #[test]
     fn row_coverages_agree_with_the_squares_lines() {
-        row_coverages_agree_on::<1>(1, 1, 1);
-        row_coverages_agree_on::<1>(1, 32, 2);
-        row_coverages_agree_on::<1>(32, 1, 3);
-        row_coverages_agree_on::<1>(8, 8, 4);
-        row_coverages_agree_on::<2>(5, 23, 5);
-        row_coverages_agree_on::<4>(15, 15, 6);
-        row_coverages_agree_on::<4>(12, 21, 7);
-        row_coverages_agree_on::<4>(21, 12, 8);
-        row_coverages_agree_on::<8>(19, 20, 9);
-        row_coverages_agree_on::<16>(32, 32, 10);
-        row_coverages_agree_on::<16>(31, 32, 11);
+        let boards = [
+            (1, 1),
+            (1, 32),
+            (32, 1),
+            (8, 8),
+            (5, 23),
+            (15, 15),
+            (12, 21),
+            (21, 12),
+            (19, 20),
+            (32, 32),
+            (31, 32),
+        ];
+        for (seed, (rows, cols)) in (1..).zip(boards) {
+            at_board_width!(row_coverages_agree_on, rows, cols, seed);
+        }
     }
 }
