@@ -414,6 +414,8 @@ pub struct Geometry<const W: usize> {
     pub line_squares: Vec<Bits<W>>,
     /// The squares whose row + column is odd (one colour of the chessboard).
     pub odd_squares: Bits<W>,
+    /// The squares by the parities of their row a and column b, at `2 * a + b`.
+    pub parity_classes: [Bits<W>; 4],
 }
 
 impl<const W: usize> Geometry<W> {
@@ -458,11 +460,13 @@ impl<const W: usize> Geometry<W> {
             })
             .collect::<Vec<[u8; 4]>>();
         let mut odd_squares = Bits::EMPTY;
+        let mut parity_classes = [Bits::EMPTY; 4];
         for i in 0..n {
             let sq = board.square(i);
             if (sq.row + sq.col) % 2 == 1 {
                 odd_squares.set(i);
             }
+            parity_classes[2 * (sq.row % 2) + sq.col % 2].set(i);
         }
         let mut line_len = [0u8; LINE_SLOTS];
         let mut line_squares = vec![Bits::EMPTY; LINE_SLOTS];
@@ -480,6 +484,7 @@ impl<const W: usize> Geometry<W> {
             line_len,
             line_squares,
             odd_squares,
+            parity_classes,
         }
     }
 }

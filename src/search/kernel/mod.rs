@@ -132,9 +132,6 @@ pub(crate) struct Searcher<'a, const W: usize> {
     /// `Rules`).
     held: Held,
     rules: Rules,
-    /// The squares on even and odd rows and even and odd columns, `parity_classes[2 * a + b]` for
-    /// row parity a and column parity b: what the colour grids rule bars (`barred_squares`).
-    parity_classes: [Bits<W>; 4],
     /// The limit at which the parent checked the rules for the node about to be searched
     /// (`usize::MAX`: not checked), so that the node does not run the border test again; read
     /// once, by the node's `search` and `expand`.
@@ -190,14 +187,6 @@ impl<'a, const W: usize> Searcher<'a, W> {
             strong_generation: [0; MAX_CANDIDATES + 1],
             held: Held::default(),
             rules: Rules::new(geo.board),
-            parity_classes: {
-                let mut classes = [Bits::EMPTY; 4];
-                for v in 0..n {
-                    let (r, c) = (v / geo.board.cols(), v % geo.board.cols());
-                    classes[2 * (r % 2) + c % 2].set(v);
-                }
-                classes
-            },
             rules_screened: usize::MAX,
         }
     }

@@ -221,7 +221,7 @@ impl<const W: usize> Searcher<'_, W> {
                     after.empty_cols[b] = after.empty_cols[b].saturating_sub(1);
                     after.queens[(a + b) % 2] += 1;
                     if self.rules.grids.refuted(after, remaining) {
-                        bar(self.parity_classes[2 * a + b]);
+                        bar(geo.parity_classes[2 * a + b]);
                     }
                 }
             }
