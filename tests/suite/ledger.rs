@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use tempfile::TempDir;
 
-use super::common::queendom;
+use super::common::{claim_order, queendom};
 
 /// The number of steps of a split at which `QUEENDOM_FAULT=split:K` kills it
 /// (`queendom::plan::run_dir::SPLIT_STEPS`).
@@ -92,17 +92,8 @@ fn template(dir: &Path) -> (PathBuf, String) {
     }
     let status = status_json(&run_dir);
     assert_eq!(status["done"], 3);
-    let plan: serde_json::Value =
-        serde_json::from_slice(&fs::read(run_dir.join("plan.json")).unwrap()).unwrap();
-    let estimates: Vec<f64> = plan["parts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["estimate"].as_f64().unwrap())
-        .collect();
-    let largest = (0..estimates.len())
-        .max_by(|&a, &b| estimates[a].total_cmp(&estimates[b]).then(b.cmp(&a)))
-        .unwrap();
+    // Rank 0, the first part in claim order: the largest estimate.
+    let largest = claim_order(&run_dir)[0];
     (run_dir, largest.to_string())
 }
 
