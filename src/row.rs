@@ -33,6 +33,12 @@ pub enum Column {
     Solutions,
     /// Their number up to the square's rotations and reflections (N-queens, square boards).
     Unique,
+    /// The proven lower bound on the number of queens (tables with bounds).
+    Lower,
+    /// The upper bound: the queens of the row's layout (tables with bounds).
+    Upper,
+    /// `proven` when the bounds meet (the value is exact), else `bounds` (tables with bounds).
+    Status,
     /// A short hash of the value columns: see [`digest`].
     Digest,
     Nodes,
@@ -64,6 +70,9 @@ impl Column {
             Column::N => "n",
             Column::Solutions => "solutions",
             Column::Unique => "unique",
+            Column::Lower => "lower",
+            Column::Upper => "upper",
+            Column::Status => "status",
             Column::Digest => "digest",
             Column::Nodes => "nodes",
             Column::Seconds => "seconds",
@@ -73,7 +82,7 @@ impl Column {
 
     pub fn kind(self) -> CellKind {
         match self {
-            Column::Layout | Column::Problem | Column::Digest => CellKind::Text,
+            Column::Layout | Column::Problem | Column::Status | Column::Digest => CellKind::Text,
             Column::Seconds => CellKind::Seconds,
             _ => CellKind::Whole,
         }
@@ -94,6 +103,9 @@ pub enum RowKind {
     Optimum,
     /// The optimum, one optimal layout, and how many minimum layouts and classes there are.
     Count,
+    /// Within a time budget per board (`table --budget`): the best layout found, a proven lower
+    /// bound, and whether they meet (the value is then exact, as in [`RowKind::Optimum`]).
+    Bounds,
     /// N-queens placements of square boards n×n: all, and up to symmetry ([`NQueensRow`]).
     NQueens,
     /// N-queens placements of min(N, M) queens on N×M boards ([`NQueensRow`]).
@@ -102,7 +114,7 @@ pub enum RowKind {
 
 impl RowKind {
     /// Every kind of γ and i table, for readers that must recognise any of them.
-    pub const ALL: [RowKind; 2] = [RowKind::Optimum, RowKind::Count];
+    pub const ALL: [RowKind; 3] = [RowKind::Optimum, RowKind::Count, RowKind::Bounds];
 
     /// The columns, in order: the values first (the first four are the contract), then the
     /// digest, then the measurements.
@@ -127,6 +139,20 @@ impl RowKind {
                 Column::Problem,
                 Column::Layouts,
                 Column::Classes,
+                Column::Digest,
+                Column::Nodes,
+                Column::Seconds,
+                Column::Threads,
+            ],
+            RowKind::Bounds => &[
+                Column::Rows,
+                Column::Cols,
+                Column::Queens,
+                Column::Layout,
+                Column::Problem,
+                Column::Lower,
+                Column::Upper,
+                Column::Status,
                 Column::Digest,
                 Column::Nodes,
                 Column::Seconds,
@@ -219,6 +245,19 @@ pub trait Row {
     }
     /// The values a board's row and its transpose's row must share (the side columns aside).
     fn transpose_values(&self) -> Vec<u64>;
+    /// Whether the row is the board's last word: false only for a row of bounds that do not meet
+    /// yet, which a later run with a larger budget replaces by a tighter one.
+    fn is_final(&self) -> bool {
+        true
+    }
+    /// Whether the row says at least as much as `earlier`, a row of the same board: a row that
+    /// is not final may only be followed by one that tightens it.
+    fn tightens(&self, _earlier: &Self) -> bool
+    where
+        Self: Sized,
+    {
+        true
+    }
 }
 
 impl Row for TableRow {
@@ -243,7 +282,18 @@ impl Row for TableRow {
         if let Some(t) = self.counts {
             values.extend([t.layouts, t.classes]);
         }
+        if let Some(lower) = self.lower {
+            values.push(lower as u64);
+        }
         values
+    }
+
+    fn is_final(&self) -> bool {
+        self.is_proven()
+    }
+
+    fn tightens(&self, earlier: &TableRow) -> bool {
+        self.lower_bound() >= earlier.lower_bound() && self.queens() <= earlier.queens()
     }
 }
 
@@ -381,6 +431,11 @@ fn seconds(text: &str) -> Result<f64, RowReadError> {
         .ok_or_else(|| RowReadError::NotSeconds(text.to_string()))
 }
 
+/// The status of a row whose bounds meet: its number is the optimum.
+pub const STATUS_PROVEN: &str = "proven";
+/// The status of a row whose bounds do not meet yet.
+pub const STATUS_BOUNDS: &str = "bounds";
+
 /// One finished board: the record every export format is made from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableRow {
@@ -389,6 +444,9 @@ pub struct TableRow {
     pub layout: Layout,
     /// In count tables ([`RowKind::Count`]): the counts of minimum layouts.
     pub counts: Option<LayoutTotals>,
+    /// In tables with bounds ([`RowKind::Bounds`]): the proven lower bound. The layout is the
+    /// upper bound; the row is exact when they meet.
+    pub lower: Option<usize>,
     /// Search nodes; 0 when the row was taken from the transposed board's search.
     pub nodes: u64,
     /// Wall seconds of the search; 0 when taken from the transposed board.
@@ -402,9 +460,30 @@ impl TableRow {
     }
 
     pub fn kind(&self) -> RowKind {
-        match self.counts {
-            None => RowKind::Optimum,
-            Some(_) => RowKind::Count,
+        match (self.counts, self.lower) {
+            (Some(_), _) => RowKind::Count,
+            (None, Some(_)) => RowKind::Bounds,
+            (None, None) => RowKind::Optimum,
+        }
+    }
+
+    /// Whether the row's number is the board's optimum: always in exact tables, where the
+    /// bounds meet in tables with bounds.
+    pub fn is_proven(&self) -> bool {
+        self.lower.is_none_or(|lower| lower >= self.queens())
+    }
+
+    /// The proven lower bound: the row's number itself in exact tables.
+    pub fn lower_bound(&self) -> usize {
+        self.lower.unwrap_or(self.queens())
+    }
+
+    /// What the status column says: `proven` or `bounds`.
+    pub fn status(&self) -> &'static str {
+        if self.is_proven() {
+            STATUS_PROVEN
+        } else {
+            STATUS_BOUNDS
         }
     }
 
@@ -418,6 +497,9 @@ impl TableRow {
             Column::Problem => Cell::Text(self.problem.name().to_string()),
             Column::Layouts => Cell::Whole(self.totals().layouts),
             Column::Classes => Cell::Whole(self.totals().classes),
+            Column::Lower => Cell::Whole(self.lower_bound() as u64),
+            Column::Upper => Cell::Whole(self.queens() as u64),
+            Column::Status => Cell::Text(self.status().to_string()),
             Column::Digest => Cell::Text(self.digest()),
             Column::Nodes => Cell::Whole(self.nodes),
             Column::Seconds => Cell::Seconds(self.seconds),
@@ -471,6 +553,9 @@ pub struct RowFields {
     pub problem: String,
     /// In count tables: the numbers of layouts and of classes.
     pub counts: Option<LayoutTotals>,
+    /// In tables with bounds: the lower bound (the upper and the status are checked against the
+    /// queens and it when read).
+    pub lower: Option<usize>,
     /// None in files written before rows carried a digest.
     pub digest: Option<String>,
     pub nodes: u64,
@@ -495,6 +580,9 @@ pub enum RowReadError {
     NotALineFormat(&'static str),
     #[error("{0}")]
     Board(BoardError),
+    /// The bounds columns contradict each other or the layout.
+    #[error("{0}")]
+    Bounds(String),
 }
 
 impl RowFields {
@@ -521,10 +609,21 @@ impl RowFields {
             })
         };
         let seconds = seconds(&number(Column::Seconds)?)?;
+        let queens: usize = whole_number(Column::Queens, &number(Column::Queens)?)?;
+        let lower = match text(Column::Lower) {
+            None => None,
+            Some(lower) => Some(bounds_fields(
+                queens,
+                whole_number(Column::Lower, &lower)?,
+                whole_number(Column::Upper, &number(Column::Upper)?)?,
+                &number(Column::Status)?,
+            )?),
+        };
         Ok(RowFields {
             rows: whole_number(Column::Rows, &number(Column::Rows)?)?,
             cols: whole_number(Column::Cols, &number(Column::Cols)?)?,
-            queens: whole_number(Column::Queens, &number(Column::Queens)?)?,
+            queens,
+            lower,
             layout: number(Column::Layout)?,
             problem: number(Column::Problem)?,
             counts: match (text(Column::Layouts), text(Column::Classes)) {
@@ -542,6 +641,40 @@ impl RowFields {
     }
 }
 
+/// The lower bound of a row with bounds, once its columns are found to agree: the upper bound is
+/// the layout's queens, the lower bound at least 1 and at most the upper, the status `proven`
+/// exactly when they meet.
+fn bounds_fields(
+    queens: usize,
+    lower: usize,
+    upper: usize,
+    status: &str,
+) -> Result<usize, RowReadError> {
+    let bad = |what: String| Err(RowReadError::Bounds(what));
+    if upper != queens {
+        return bad(format!(
+            "field 'upper' is {upper}, but the layout has {queens} queens"
+        ));
+    }
+    if lower == 0 || lower > upper {
+        return bad(format!(
+            "field 'lower' is {lower}: it must be from 1 to the upper bound {upper}"
+        ));
+    }
+    let expected = if lower == upper {
+        STATUS_PROVEN
+    } else {
+        STATUS_BOUNDS
+    };
+    if status != expected {
+        return bad(format!(
+            "field 'status' is '{}' where the bounds {lower} and {upper} say '{expected}'",
+            status.escape_debug()
+        ));
+    }
+    Ok(lower)
+}
+
 impl Kind for RowReadError {
     fn kind(&self) -> ErrorKind {
         match self {
@@ -551,7 +684,8 @@ impl Kind for RowReadError {
             | RowReadError::Json(_)
             | RowReadError::RepeatedKey(_)
             | RowReadError::NotALineFormat(_)
-            | RowReadError::Board(_) => ErrorKind::Refusal,
+            | RowReadError::Board(_)
+            | RowReadError::Bounds(_) => ErrorKind::Refusal,
         }
     }
 }
@@ -568,6 +702,7 @@ mod tests {
             problem,
             layout: Layout::new(board, vec![Square::new(1, 1), Square::new(1, 2)]),
             counts: None,
+            lower: None,
             nodes: 12,
             seconds: 0.5,
             threads: 2,

@@ -18,6 +18,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
+use std::time::Duration;
 
 use indicatif::ProgressBar;
 use queendom::export::Format;
@@ -79,6 +80,10 @@ pub struct TableArgs {
     /// Also count each board's minimum layouts and their classes under its symmetries.
     #[arg(long, conflicts_with = "checkpoint")]
     count: bool,
+    /// Give each board at most TIME (5s, 2m, 1h30m): a proof if it ends in time, else its
+    /// lower and upper bounds (columns lower, upper, status); run again to tighten them.
+    #[arg(long, value_name = "TIME", value_parser = parse_budget, conflicts_with_all = ["count", "checkpoint"])]
+    budget: Option<Duration>,
     /// Keep each board's finished parts in DIR/BOARD-PROBLEM/, to resume; boards run one by one.
     #[arg(long, value_name = "DIR")]
     checkpoint: Option<PathBuf>,
@@ -125,8 +130,11 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
     say(&mut out);
 
     let bar = progress::bar(total as u64, "boards");
-    bar.set_position(out.kept().len() as u64);
+    bar.set_position(out.kept_final() as u64);
     let mut runner = TableRunner::of_kind(kind, problem, options, threads);
+    if let Some(budget) = args.budget {
+        runner.set_budget(budget);
+    }
     if out.is_stdout() {
         // Rows reach stdout in the table's order; starting there lets them flow at once.
         runner.set_start_order(StartOrder::TableOrder);
@@ -153,10 +161,12 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
 }
 
 impl TableArgs {
-    /// The rows' kind: with the counts (`--count`) or not.
+    /// The rows' kind: with the counts (`--count`), with bounds (`--budget`), or exact.
     fn kind(&self) -> RowKind {
         if self.count {
             RowKind::Count
+        } else if self.budget.is_some() {
+            RowKind::Bounds
         } else {
             RowKind::Optimum
         }
@@ -233,7 +243,7 @@ fn finish(mut out: TableOutput, target: &Target, interrupt: &Interrupt) -> Resul
         eprintln!("queendom: {}", out.interrupted(held));
         return Err(Failure::Interrupted(interrupt.exit_code()));
     }
-    let (total, kept) = (out.total(), out.kept().len());
+    let (total, kept) = (out.total(), out.kept_final());
     out.finish()?;
     if *target != Target::Stdout {
         let boards = if total == 1 { "board" } else { "boards" };
@@ -335,6 +345,16 @@ impl Run<'_> {
         }
         Ok(())
     }
+}
+
+/// A time budget: a number and a unit (`5s`, `500ms`, `2m`, `1h30m`), more than zero.
+fn parse_budget(text: &str) -> Result<Duration, String> {
+    let budget = humantime::parse_duration(text)
+        .map_err(|e| format!("'{text}' is not a time such as 5s, 2m or 1h30m ({e})"))?;
+    if budget.is_zero() {
+        return Err("the budget must be more than zero".into());
+    }
+    Ok(budget)
 }
 
 /// The progress bar's message while boards are searched side by side.

@@ -321,6 +321,7 @@ mod tests {
             problem: Problem::Domination,
             layout: Layout::new(board, vec![Square::new(1, 1), Square::new(1, 2)]),
             counts: None,
+            lower: None,
             nodes: 3,
             seconds: 0.25,
             threads: 2,

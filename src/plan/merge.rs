@@ -190,6 +190,7 @@ impl Merged {
                 problem,
                 layout,
                 counts: None,
+                lower: None,
                 nodes: if first { answer.nodes } else { 0 },
                 seconds: if first { answer.seconds } else { 0.0 },
                 threads: answer.threads,

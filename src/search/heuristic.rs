@@ -14,6 +14,7 @@ use crate::board::{Bits, Board, Geometry, Symmetry};
 use crate::problem::Problem;
 use crate::random::XorShift;
 
+use super::bounds::square_lower_bound;
 use super::lines::MAX_CANDIDATES;
 
 /// Greedy: repeatedly place the queen covering the most uncovered squares (lowest index on ties).
@@ -121,7 +122,8 @@ fn independent_steps(board: Board) -> u32 {
 /// uncovered, or on large boards the least weight uncovered (see `cover_with`; a short tabu list
 /// stops a queen from moving straight back); on success drop another. With `independent`, `start`
 /// must be independent and so is every layout kept: the moves are those of `cover_independent`.
-/// Returns the smallest layout found (`start` itself if none), or `None` once `cancel` is set.
+/// Returns the smallest layout found (`start` itself if none); once `cancel` is set, `None`, or
+/// with `keep_on_cancel` the smallest layout found so far (which then depends on timing).
 pub(crate) fn shrink<const W: usize>(
     geo: &Geometry<W>,
     start: Vec<u16>,
@@ -129,6 +131,7 @@ pub(crate) fn shrink<const W: usize>(
     floor: usize,
     problem: Problem,
     cancel: Option<&AtomicBool>,
+    keep_on_cancel: bool,
 ) -> Option<Vec<u16>> {
     let independent = problem.forbids_attacks();
     let n = geo.board.squares();
@@ -139,6 +142,10 @@ pub(crate) fn shrink<const W: usize>(
     let single = Pieces::single(geo);
     let mut best = start;
     // Below a proven lower bound there is nothing to find. (`floor` alone still sets the budgets.)
+    // The bound of squares is cited, not proven here: the exhaustive search does not rely on it,
+    // and a local search that stopped too early only leaves the search more to find. It spares
+    // the failing attempts one queen below the optimum where that is ⌈n/2⌉ (Q_17, Q_19, Q_21,
+    // Q_23, Q_25, ...), which cost the most.
     let stop = floor.max(square_lower_bound(geo.board)).max(1);
     while best.len() > stop {
         // Drop the queen whose loss uncovers least (dropping a queen keeps a layout independent).
@@ -234,7 +241,7 @@ pub(crate) fn shrink<const W: usize>(
         }
         // A cancelled restart reports failure: the layout so far is not the deterministic one.
         if is_set(cancel) {
-            return None;
+            return keep_on_cancel.then_some(best);
         }
         match found {
             Some(layout) => best = layout,
@@ -242,21 +249,6 @@ pub(crate) fn shrink<const W: usize>(
         }
     }
     Some(best)
-}
-
-/// A lower bound on γ(Q_n), and so on i(Q_n), used only to stop the local search where nothing
-/// smaller can exist: γ(Q_n) ≥ ⌈n/2⌉ for every n but 3 and 11 (Finozhenok and Weakley, "An
-/// improved lower bound for domination numbers of the queen's graph", Australas. J. Combin. 37
-/// (2007) 295-300). The exhaustive search does not rely on it: a local search that stopped too
-/// early only leaves the search more to find. It spares the failing attempts one queen below the
-/// optimum where that is ⌈n/2⌉ (Q_17, Q_19, Q_21, Q_23, Q_25, ...), which cost the most.
-fn square_lower_bound(board: Board) -> usize {
-    let n = board.rows();
-    if board.is_square() && n != 3 && n != 11 {
-        n.div_ceil(2)
-    } else {
-        0
-    }
 }
 
 /// The first of the restarts, in seed order, that finds a layout: side by side on the pool when
@@ -771,6 +763,7 @@ mod tests {
                 floor,
                 Problem::IndependentDomination,
                 None,
+                false,
             )
             .unwrap();
             check_independent_dominating(&layout(board, &shrunk), shrunk.len())

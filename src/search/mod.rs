@@ -16,6 +16,7 @@
 
 mod bounds;
 mod count;
+mod deadline;
 mod driver;
 mod error;
 mod estimate;
@@ -32,11 +33,13 @@ mod space;
 mod start;
 
 use std::fmt;
+use std::time::Duration;
 
 use crate::board::{words_for, Board};
 use crate::layout::Layout;
 use crate::trace::{TaskIdentity, TaskKind};
 
+use deadline::Deadline;
 use kernel::{Expansion, Searcher};
 use lines::MAX_CANDIDATES;
 use space::{layout_of, SpaceW};
@@ -61,6 +64,122 @@ const PROGRESS_PROBES: u32 = 32;
 pub fn lower_bound(board: Board, _problem: Problem) -> usize {
     // i(N×M) ≥ γ(N×M): an independent dominating layout is a dominating layout.
     bounds::lower_bound(board)
+}
+
+/// A lower bound on γ(board) or i(board) from the theorems the tables with bounds cite: the proven
+/// [`lower_bound`], and on square boards γ(Q_n) ≥ ⌈n/2⌉ (n ≠ 3, 11; Finozhenok and Weakley,
+/// 2007). The exhaustive search does not rely on the cited part.
+pub fn cited_lower_bound(board: Board, _problem: Problem) -> usize {
+    bounds::cited_lower_bound(board)
+}
+
+/// What a search within a time budget established about one board ([`bracket`]): a lower bound
+/// and a layout, the upper bound. The number is the optimum when they meet.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bracket {
+    /// Proven: by the theorems of [`cited_lower_bound`], or by exhaustive searches that found no
+    /// layout of any smaller size.
+    pub lower: usize,
+    /// The smallest layout found, checked.
+    pub layout: Layout,
+    /// Nodes of the exhaustive searches that finished (a search cut short by the budget is not
+    /// counted).
+    pub nodes: u64,
+}
+
+impl Bracket {
+    pub fn upper(&self) -> usize {
+        self.layout.len()
+    }
+
+    pub fn is_proven(&self) -> bool {
+        self.lower >= self.upper()
+    }
+}
+
+/// γ(board) or i(board) as far as `budget` of wall time takes it: bounds that meet (a proof), or
+/// a lower bound and a layout that do not meet yet. Never hangs on a hard board.
+///
+/// It starts from what is `known` (an earlier run's bounds, checked by the caller) and the cited
+/// lower bound, runs the local search for at most half the budget (its best layout so far is kept
+/// when the time is up), then proves the sizes from the lower bound up, one exhaustive search
+/// each: a size with no layout raises the lower bound by one; a layout found is optimal, since
+/// every smaller size failed. So the bounds only tighten, run after run. With the budget the
+/// layout can depend on timing; the bounds are proven either way. A raised cancel flag (Ctrl-C)
+/// gives `Cancelled`; the time running out does not.
+pub fn bracket(
+    board: Board,
+    problem: Problem,
+    known: Option<&Bracket>,
+    budget: Duration,
+    options: &SearchOptions,
+) -> Result<Bracket, SearchError> {
+    let deadline = Deadline::start(budget, options.cancel.clone());
+    let cancelled = |d: &Deadline| d.cancelled_from_outside() && !d.passed();
+    let space = SearchSpace::new(board, problem);
+    let mut lower = bounds::cited_lower_bound(board);
+    let mut layout = None;
+    if let Some(known) = known {
+        problem.check(&known.layout, known.layout.len())?;
+        lower = lower.max(known.lower);
+        layout = Some(known.layout.clone());
+    }
+    if layout.as_ref().is_none_or(|l| l.len() > lower) {
+        // The other half of the budget is the exhaustive search's: only it raises the lower
+        // bound.
+        let local = Deadline::start(budget / 2, Some(deadline.flag()));
+        let local_options = SearchOptions {
+            cancel: Some(local.flag()),
+            ..options.clone()
+        };
+        let found = space.local_search(&local_options, true)?;
+        if cancelled(&deadline) {
+            return Err(SearchError::Cancelled);
+        }
+        if layout.as_ref().is_none_or(|l| found.len() < l.len()) {
+            layout = Some(found);
+        }
+    }
+    let mut layout = layout.expect("the local search always gives a layout");
+    let mut nodes = 0;
+    let within = SearchOptions {
+        cancel: Some(deadline.flag()),
+        ..options.clone()
+    };
+    while lower < layout.len() && !deadline.passed() {
+        let goal = Goal::Improve(Incumbent::at_most(lower.min(kernel::MAX_QUEENS)));
+        let outcome = match space.run(&PartPath::whole(), &goal, &within) {
+            Ok(outcome) => outcome,
+            Err(SearchError::Cancelled) => break,
+            Err(e) => return Err(e),
+        };
+        nodes += outcome.nodes;
+        match outcome.result {
+            PartResult::Improve(Some(found)) => {
+                let found = found.layout;
+                problem.check(&found, found.len())?;
+                if found.len() < lower {
+                    return Err(SearchError::Inconsistent(format!(
+                        "a layout of {} queens ({}) on {board} below the lower bound {lower}",
+                        found.len(),
+                        found.to_squares_string()
+                    )));
+                }
+                layout = found;
+            }
+            PartResult::Improve(None) => lower += 1,
+            PartResult::Count(_) => unreachable!("an improving search gives no counts"),
+        }
+    }
+    if cancelled(&deadline) {
+        return Err(SearchError::Cancelled);
+    }
+    problem.check(&layout, layout.len())?;
+    Ok(Bracket {
+        lower,
+        layout,
+        nodes,
+    })
 }
 
 /// γ(board) or i(board), proven by exhaustive search, with the first optimal layout in the search's
@@ -256,6 +375,16 @@ impl SearchSpace {
     /// Deterministic; with `options.parallel`, restarts run side by side with the same outcome.
     /// The local search watches `options.cancel` (it runs for seconds on the largest boards).
     pub fn start_layout(&self, options: &SearchOptions) -> Result<Layout, SearchError> {
+        self.local_search(options, false)
+    }
+
+    /// The start layout; with `keep_on_cancel`, a raised cancel flag gives the best layout found
+    /// so far instead of `Cancelled`.
+    fn local_search(
+        &self,
+        options: &SearchOptions,
+        keep_on_cancel: bool,
+    ) -> Result<Layout, SearchError> {
         let given = options.start.as_ref();
         if let Some(layout) = given.and_then(|s| s.for_board(self.board(), self.problem)) {
             // Checked when it was given; checked again, as every layout the search relies on.
@@ -266,7 +395,15 @@ impl SearchSpace {
         let queens = with_space!(self, s => {
             let start = heuristic::greedy(&s.geo, s.problem);
             let floor = bounds::lower_bound(s.board());
-            heuristic::shrink(&s.geo, start, options.parallel, floor, s.problem, cancel)
+            heuristic::shrink(
+                &s.geo,
+                start,
+                options.parallel,
+                floor,
+                s.problem,
+                cancel,
+                keep_on_cancel,
+            )
         });
         queens
             .map(|q| self.layout(&q))

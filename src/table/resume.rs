@@ -48,7 +48,7 @@ pub const MAX_LINE_BYTES: usize = 4096;
 /// half-written last line. A file with more is refused from these (a board would be repeated or
 /// not requested), so a caller need read no more.
 pub fn max_lines(boards: usize) -> usize {
-    boards + 2
+    2 * boards + 2
 }
 
 /// Of a line shown in a message, at most this many bytes are looked at.
@@ -106,6 +106,9 @@ pub struct ExistingTable<R = TableRow> {
     pub has_header: bool,
     /// Whether the file was written before rows carried a digest (no digest column).
     pub legacy: bool,
+    /// The bytes of rows a later row of the same board replaced (bounds tightened by a run that
+    /// was interrupted before it rewrote the file): not among `rows`, but within `keep_len`.
+    pub superseded_bytes: u64,
     pub line_ending: LineEnding,
 }
 
@@ -139,11 +142,25 @@ pub enum ResumeError {
         expected: String,
     },
     #[error(
-        "it is a {format} table {}, and this run {}",
-        if *counted { "with counts (made with --count)" } else { "without counts" },
-        if *counted { "does not count (add --count)" } else { "counts (drop --count)" }
+        "it is a {format} table {}, and this run writes one {} ({})",
+        kind_text(*found),
+        kind_text(*expected),
+        kind_hint(*found, *expected)
     )]
-    OtherKind { format: Format, counted: bool },
+    OtherKind {
+        format: Format,
+        found: RowKind,
+        expected: RowKind,
+    },
+    #[error(
+        "line {line} (board {board}) has looser bounds than line {earlier} before it: a later \
+         row of a board may only tighten its bounds"
+    )]
+    Looser {
+        line: usize,
+        board: Board,
+        earlier: usize,
+    },
     #[error("line {line} is a row of {found}, but this run computes {expected}")]
     OtherProblem {
         line: usize,
@@ -213,6 +230,25 @@ pub enum ResumeError {
         board: Board,
         error: SearchError,
     },
+}
+
+/// What a table of `kind` holds, for messages.
+fn kind_text(kind: RowKind) -> &'static str {
+    match kind {
+        RowKind::Count => "with counts (made with --count)",
+        RowKind::Bounds => "with bounds (made with --budget)",
+        _ => "of exact values (made without --count or --budget)",
+    }
+}
+
+/// What to change in a run of `expected` rows to resume a file of `found` rows.
+fn kind_hint(found: RowKind, expected: RowKind) -> &'static str {
+    match (expected, found) {
+        (RowKind::Count, _) => "drop --count",
+        (RowKind::Bounds, _) => "drop --budget, or write the table with bounds to another file",
+        (_, RowKind::Count) => "add --count",
+        _ => "add --budget",
+    }
 }
 
 /// Text as a message may show it: `\r`, tabs, a byte order mark and other invisible characters
@@ -338,6 +374,7 @@ impl Schema for Queens {
             problem,
             layout,
             counts: fields.counts,
+            lower: fields.lower,
             nodes: fields.nodes,
             seconds: fields.seconds,
             threads: fields.threads,
@@ -468,6 +505,7 @@ pub fn read_table<S: Schema>(
                     keep_len: 0,
                     has_header: false,
                     legacy: false,
+                    superseded_bytes: 0,
                     line_ending,
                 });
             }
@@ -496,7 +534,8 @@ pub fn read_table<S: Schema>(
                 if matches(&format.header_for(other.columns())) {
                     return Err(ResumeError::OtherKind {
                         format,
-                        counted: other == RowKind::Count,
+                        found: other,
+                        expected: kind,
                     });
                 }
             }
@@ -513,7 +552,9 @@ pub fn read_table<S: Schema>(
     }
 
     let wanted: HashSet<Board> = boards.iter().copied().collect();
-    let mut first_line_of: HashMap<Board, usize> = HashMap::new();
+    // The row of each board so far, by index in `rows`: a board may come again only after rows
+    // that were not final (bounds a later run tightened).
+    let mut latest: HashMap<Board, usize> = HashMap::new();
     let mut rows: Vec<KeptRow<S::Row>> = Vec::new();
     let first_line = if header.is_empty() { 1 } else { 2 };
     let body = whole.get(body_start..).unwrap_or(&[]);
@@ -545,10 +586,12 @@ pub fn read_table<S: Schema>(
                 })?;
         let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
         let mut admit = |board: Board| {
-            if let Some(&first) = first_line_of.get(&board) {
-                return Err(LineError::Repeated { line, first, board }.into());
+            if let Some(earlier) = latest.get(&board).map(|&i| &rows[i]) {
+                if earlier.row.is_final() {
+                    let first = earlier.line;
+                    return Err(LineError::Repeated { line, first, board }.into());
+                }
             }
-            first_line_of.insert(board, line);
             if !wanted.contains(&board) {
                 return Err(ResumeError::NotRequested { line, board });
             }
@@ -576,6 +619,17 @@ pub fn read_table<S: Schema>(
             None if verify => legacy = true,
             None => return Err(ResumeError::NoDigest { line }),
         }
+        if let Some(earlier) = latest.get(&board).map(|&i| &rows[i]) {
+            if !row.tightens(&earlier.row) {
+                let earlier = earlier.line;
+                return Err(ResumeError::Looser {
+                    line,
+                    board,
+                    earlier,
+                });
+            }
+        }
+        latest.insert(board, rows.len());
         rows.push(KeptRow {
             line,
             row,
@@ -583,6 +637,19 @@ pub fn read_table<S: Schema>(
             has_digest: digest.is_some(),
         });
     }
+    // Of a board given more than once, only its last row counts (each tightens the one before).
+    let last: HashSet<usize> = latest.values().copied().collect();
+    let superseded_bytes = rows
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !last.contains(i))
+        .map(|(_, r)| r.bytes.len() as u64)
+        .sum();
+    let mut index = 0;
+    rows.retain(|_| {
+        index += 1;
+        last.contains(&(index - 1))
+    });
     // A board and its transpose have the same answer: two rows that say otherwise cannot both
     // be true, whichever of them was edited.
     let row_of: HashMap<Board, &KeptRow<S::Row>> = rows.iter().map(|k| (k.board(), k)).collect();
@@ -631,6 +698,7 @@ pub fn read_table<S: Schema>(
             keep_len: 0,
             has_header: false,
             legacy: false,
+            superseded_bytes: 0,
             line_ending,
         });
     }
@@ -642,6 +710,7 @@ pub fn read_table<S: Schema>(
         keep_len: whole_len as u64,
         has_header: true,
         legacy,
+        superseded_bytes,
         line_ending,
     })
 }
@@ -682,7 +751,8 @@ pub fn cheap_to_reprove(board: Board) -> bool {
 }
 
 /// Re-prove kept rows: that no layout with one queen fewer exists (the layout itself was checked
-/// when the row was read, so the row's number is then the optimum). Rows of cheap boards always,
+/// when the row was read, so the row's number is then the optimum); for a row of bounds, that
+/// none has fewer queens than its lower bound. Rows of cheap boards always,
 /// every row with `all`. A board and its transpose are proved once. Returns how many rows were
 /// re-proved. `on_row` is called before each proof (for progress).
 pub fn reprove(
@@ -699,7 +769,8 @@ pub fn reprove(
         if !all && !cheap_to_reprove(board) {
             continue;
         }
-        let claimed = kept.row.queens();
+        // What a row claims is its lower bound: the number itself in exact tables.
+        let claimed = kept.row.lower_bound();
         count += 1;
         // The search runs on boards as wide as they are tall or wider, as the table does.
         let searched = if board.rows() > board.cols() {
@@ -781,6 +852,7 @@ impl Kind for ResumeError {
             | ResumeError::PartialLine { .. }
             | ResumeError::Header { .. }
             | ResumeError::OtherKind { .. }
+            | ResumeError::Looser { .. }
             | ResumeError::OtherProblem { .. }
             | ResumeError::NotRequested { .. }
             | ResumeError::Line(_)
@@ -974,6 +1046,7 @@ mod tests {
                 problem: Problem::Domination,
                 layout,
                 counts: None,
+                lower: None,
                 nodes: 0,
                 seconds: 0.0,
                 threads: 1,

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
@@ -15,7 +15,7 @@ use crate::error::{ErrorKind, Kind};
 use crate::layout::Layout;
 use crate::plan::checkpoint::{solve_checkpointed, CheckpointError};
 use crate::row::{LayoutTotals, RowKind, TableRow};
-use crate::search::{count, solve, Problem, SearchError, SearchOptions};
+use crate::search::{bracket, count, solve, Bracket, Problem, SearchError, SearchOptions};
 use crate::trace::{thread_cpu_seconds, ChildSplit, TaskIdentity, TaskKind};
 
 /// What the search of one board gives a table: the optimal layout, the counts when the table
@@ -24,6 +24,8 @@ use crate::trace::{thread_cpu_seconds, ChildSplit, TaskIdentity, TaskKind};
 pub struct Searched {
     pub layout: Layout,
     pub counts: Option<LayoutTotals>,
+    /// In tables with bounds: the proven lower bound (the layout is the upper).
+    pub lower: Option<usize>,
     pub nodes: u64,
 }
 
@@ -73,8 +75,13 @@ pub struct TableRunner {
     kind: RowKind,
     options: SearchOptions,
     threads: usize,
-    /// Results already found, by board as searched (rows ≤ cols).
-    done: HashMap<Board, (Layout, Option<LayoutTotals>)>,
+    /// Results already found, by board as searched (rows ≤ cols); their nodes are not used.
+    done: HashMap<Board, Searched>,
+    /// In tables with bounds: the wall time each board's search may take.
+    budget: Option<Duration>,
+    /// In tables with bounds: the bounds of earlier runs that did not meet, by board as searched,
+    /// to start from.
+    known: HashMap<Board, Bracket>,
     start_order: StartOrder,
 }
 
@@ -111,8 +118,16 @@ impl TableRunner {
             options,
             threads,
             done: HashMap::new(),
+            budget: None,
+            known: HashMap::new(),
             start_order: StartOrder::default(),
         }
+    }
+
+    /// Give each board's search at most `budget` of wall time (tables with bounds,
+    /// [`RowKind::Bounds`]): see [`bracket`].
+    pub fn set_budget(&mut self, budget: Duration) {
+        self.budget = Some(budget);
     }
 
     /// Start side-by-side searches in this order (default: largest first).
@@ -123,8 +138,31 @@ impl TableRunner {
     /// Remember a layout known from elsewhere (e.g. a row kept from an earlier run), so that its
     /// transpose is not searched again. The caller has checked it.
     pub fn remember(&mut self, row: &TableRow) {
-        let l = canonical(&row.layout);
-        self.done.entry(l.board()).or_insert((l, row.counts));
+        let layout = canonical(&row.layout);
+        let board = layout.board();
+        if !row.is_proven() {
+            // Not done: the bounds to start from (the tightest, if a board and its transpose
+            // were both kept).
+            let bracket = Bracket {
+                lower: row.lower_bound(),
+                layout,
+                nodes: 0,
+            };
+            let keep = self
+                .known
+                .get(&board)
+                .is_none_or(|k| bracket.lower >= k.lower && bracket.upper() <= k.upper());
+            if keep {
+                self.known.insert(board, bracket);
+            }
+            return;
+        }
+        self.done.entry(board).or_insert(Searched {
+            layout,
+            counts: row.counts,
+            lower: row.lower,
+            nodes: 0,
+        });
     }
 
     /// The options its searches run with.
@@ -135,7 +173,11 @@ impl TableRunner {
     /// The row for `board`: searched, or taken from its transpose if that was done before.
     pub fn compute(&mut self, board: Board) -> Result<TableRow, SearchError> {
         let (problem, options, kind) = (self.problem, self.options.clone(), self.kind);
-        self.compute_with(board, |searched| search(kind, problem, searched, &options))
+        let known = self.known.get(&as_searched(board)).cloned();
+        let budget = self.budget;
+        self.compute_with(board, |searched| {
+            search(kind, problem, budget, known.as_ref(), searched, &options)
+        })
     }
 
     /// Compute every board of `boards` (in a table's order) side by side in the current rayon
@@ -164,9 +206,9 @@ impl TableRunner {
         let mut job_of: HashMap<Board, usize> = HashMap::new();
         for &board in boards {
             let searched = as_searched(board);
-            if let Some((layout, counts)) = self.done.get(&searched) {
+            if let Some(done) = self.done.get(&searched) {
                 let row = self
-                    .row(board, layout, *counts, 0, 0.0)
+                    .row(board, done, 0, 0.0)
                     .map_err(|error| SideBySideError::Search { board, error })?;
                 let rows = vec![row];
                 on_event(TableEvent::Finished { searched, rows })
@@ -201,8 +243,8 @@ impl TableRunner {
         });
 
         let state = state.into_inner().unwrap_or_else(|e| e.into_inner());
-        for (layout, counts) in state.found {
-            self.done.insert(layout.board(), (layout, counts));
+        for found in state.found {
+            self.done.insert(found.layout.board(), found);
         }
         if let Some(failure) = state.failure {
             return Err(failure);
@@ -264,7 +306,15 @@ impl TableRunner {
         };
         let search_cpu = thread_cpu_seconds();
         let started = Instant::now();
-        let found = search(self.kind, self.problem, searched, &options);
+        let known = self.known.get(&searched);
+        let found = search(
+            self.kind,
+            self.problem,
+            self.budget,
+            known,
+            searched,
+            &options,
+        );
         let seconds = started.elapsed().as_secs_f64();
         let search_cpu = thread_cpu_seconds() - search_cpu;
         let outcome = found.and_then(|found| {
@@ -279,7 +329,7 @@ impl TableRunner {
                     } else {
                         (0, 0.0)
                     };
-                    self.row(board, &found.layout, found.counts, nodes, seconds)
+                    self.row(board, &found, nodes, seconds)
                 })
                 .collect::<Result<Vec<TableRow>, SearchError>>()?;
             Ok((found, rows))
@@ -288,7 +338,7 @@ impl TableRunner {
             let mut state = lock();
             match outcome {
                 Ok((found, rows)) => {
-                    state.found.push((found.layout, found.counts));
+                    state.found.push(found);
                     let handler_failed = matches!(state.failure, Some(SideBySideError::Caller(_)));
                     if !handler_failed {
                         if let Err(e) = (state.on_event)(TableEvent::Finished { searched, rows }) {
@@ -338,6 +388,7 @@ impl TableRunner {
                 |(layout, nodes)| Searched {
                     layout,
                     counts: None,
+                    lower: None,
                     nodes,
                 },
             )
@@ -353,8 +404,8 @@ impl TableRunner {
         search: impl FnOnce(Board) -> Result<Searched, E>,
     ) -> Result<TableRow, E> {
         let searched = as_searched(board);
-        let (layout, counts, nodes, seconds) = match self.done.get(&searched) {
-            Some((l, counts)) => (l.clone(), *counts, 0, 0.0),
+        let (found, nodes, seconds) = match self.done.get(&searched) {
+            Some(done) => (done.clone(), 0, 0.0),
             None => {
                 let start = Instant::now();
                 let found = search(searched)?;
@@ -362,23 +413,23 @@ impl TableRunner {
                 self.problem
                     .check(&found.layout, found.layout.len())
                     .map_err(SearchError::from)?;
-                self.done
-                    .insert(searched, (found.layout.clone(), found.counts));
-                (found.layout, found.counts, found.nodes, seconds)
+                let nodes = found.nodes;
+                self.done.insert(searched, found.clone());
+                (found, nodes, seconds)
             }
         };
-        Ok(self.row(board, &layout, counts, nodes, seconds)?)
+        Ok(self.row(board, &found, nodes, seconds)?)
     }
 
     /// The row of `board` from the result of its search (on the board as searched).
     fn row(
         &self,
         board: Board,
-        layout: &Layout,
-        counts: Option<LayoutTotals>,
+        found: &Searched,
         nodes: u64,
         seconds: f64,
     ) -> Result<TableRow, SearchError> {
+        let (layout, counts) = (&found.layout, found.counts);
         let searched = layout.board();
         if searched != as_searched(board) {
             return Err(SearchError::Inconsistent(format!(
@@ -396,6 +447,11 @@ impl TableRunner {
                 }
             )));
         }
+        if found.lower.is_some() != (self.kind == RowKind::Bounds) {
+            return Err(SearchError::Inconsistent(format!(
+                "the result for {searched} and the table disagree on having bounds"
+            )));
+        }
         let layout = if board == searched {
             layout.clone()
         } else {
@@ -408,6 +464,7 @@ impl TableRunner {
             problem: self.problem,
             layout,
             counts,
+            lower: found.lower,
             nodes,
             seconds,
             threads: self.threads,
@@ -419,15 +476,17 @@ impl TableRunner {
 /// the results to remember, and the first failure.
 struct RunState<F, E> {
     on_event: F,
-    found: Vec<(Layout, Option<LayoutTotals>)>,
+    found: Vec<Searched>,
     failure: Option<SideBySideError<E>>,
 }
 
-/// The search of one board as a table runs it: the optimum, and with [`RowKind::Count`] the
-/// counts too.
+/// The search of one board as a table runs it: the optimum, with [`RowKind::Count`] the counts
+/// too, with [`RowKind::Bounds`] the bounds within the `budget`, from the `known` ones.
 fn search(
     kind: RowKind,
     problem: Problem,
+    budget: Option<Duration>,
+    known: Option<&Bracket>,
     searched: Board,
     options: &SearchOptions,
 ) -> Result<Searched, SearchError> {
@@ -435,6 +494,7 @@ fn search(
         RowKind::Optimum => solve(searched, problem, options).map(|s| Searched {
             layout: s.layout,
             counts: None,
+            lower: None,
             nodes: s.nodes,
         }),
         RowKind::Count => count(searched, problem, false, options).map(|c| Searched {
@@ -443,8 +503,18 @@ fn search(
                 layouts: c.layouts,
                 classes: c.classes,
             }),
+            lower: None,
             nodes: c.nodes,
         }),
+        RowKind::Bounds => {
+            let budget = budget.unwrap_or(Duration::MAX);
+            bracket(searched, problem, known, budget, options).map(|b| Searched {
+                lower: Some(b.lower),
+                layout: b.layout,
+                counts: None,
+                nodes: b.nodes,
+            })
+        }
         RowKind::NQueens | RowKind::NQueensRect => {
             unreachable!("N-queens rows are counted by the nqueens module, not searched")
         }

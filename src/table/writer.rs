@@ -162,6 +162,9 @@ pub struct Output<S: Schema> {
     needs_header: bool,
     /// Kept rows lack digests (older version, adopted with --verify): rewrite them first.
     legacy: bool,
+    /// The kept file holds rows replaced by later ones (an interrupted run of a table with
+    /// bounds): rewrite it with the kept rows only first, so that it never grows run after run.
+    compact: bool,
     /// Bytes of the kept file to keep (a half-written last line lies beyond).
     keep_len: u64,
     /// The kept file's bytes before its first row (a byte order mark, the header) as they are, for
@@ -289,6 +292,7 @@ impl<S: Schema> Output<S> {
             kept: Vec::new(),
             needs_header: true,
             legacy: false,
+            compact: false,
             keep_len: 0,
             head: None,
             line_ending: LineEnding::Lf,
@@ -309,7 +313,12 @@ impl<S: Schema> Output<S> {
         notes: Vec<String>,
     ) -> Output<S> {
         // Every line after the header is a kept row: what is left of the kept bytes is the head.
-        let rows_len: u64 = existing.rows.iter().map(|r| r.bytes.len() as u64).sum();
+        let rows_len: u64 = existing
+            .rows
+            .iter()
+            .map(|r| r.bytes.len() as u64)
+            .sum::<u64>()
+            + existing.superseded_bytes;
         let head = (existing.has_header && !existing.legacy)
             .then(|| existing.keep_len.checked_sub(rows_len))
             .flatten()
@@ -319,6 +328,7 @@ impl<S: Schema> Output<S> {
             kept: existing.rows,
             needs_header: !existing.has_header,
             legacy: existing.legacy,
+            compact: existing.superseded_bytes > 0,
             keep_len: existing.keep_len,
             head,
             line_ending: existing.line_ending,
@@ -337,9 +347,21 @@ impl<S: Schema> Output<S> {
         &self.kept
     }
 
-    /// The boards still to compute, in the table's order.
+    /// The rows kept from an earlier run that are final: the boards this run does not compute.
+    /// (A kept row of bounds that do not meet is computed again, from those bounds.)
+    pub fn kept_final(&self) -> usize {
+        self.kept.iter().filter(|r| r.row.is_final()).count()
+    }
+
+    /// The boards still to compute, in the table's order: those without a row, and those whose
+    /// kept row is not final.
     pub fn to_do(&self) -> Vec<Board> {
-        let kept: std::collections::HashSet<Board> = self.kept.iter().map(|r| r.board()).collect();
+        let kept: std::collections::HashSet<Board> = self
+            .kept
+            .iter()
+            .filter(|r| r.row.is_final())
+            .map(|r| r.board())
+            .collect();
         self.spec
             .boards
             .iter()
@@ -447,6 +469,13 @@ impl<S: Schema> Output<S> {
                     self.keep_len = bytes.len() as u64;
                     self.needs_header = false;
                     self.head = None;
+                } else if self.compact && !self.needs_header {
+                    let mut bytes = self.head.clone().unwrap_or(header.clone());
+                    for kept in &self.kept {
+                        bytes.extend(&kept.bytes);
+                    }
+                    out.write_whole(&bytes)?;
+                    self.keep_len = bytes.len() as u64;
                 }
                 let mut sink = Sink::file(out.append(self.keep_len)?);
                 if self.needs_header {
@@ -458,7 +487,21 @@ impl<S: Schema> Output<S> {
                 journal, resumed, ..
             } => {
                 let cannot = |e| cannot_write(journal, e);
-                let file = if *resumed {
+                let file = if *resumed && self.compact && !self.needs_header {
+                    // Rows replaced by later ones dropped: written aside, then renamed over.
+                    let mut bytes = self.head.clone().unwrap_or(header.clone());
+                    for kept in &self.kept {
+                        bytes.extend(&kept.bytes);
+                    }
+                    let aside = journal.with_extension("compacting");
+                    fs::write(&aside, &bytes).map_err(|e| cannot_write(&aside, e))?;
+                    fs::rename(&aside, journal).map_err(cannot)?;
+                    self.keep_len = bytes.len() as u64;
+                    OpenOptions::new()
+                        .append(true)
+                        .open(journal)
+                        .map_err(cannot)?
+                } else if *resumed {
                     let file = OpenOptions::new()
                         .append(true)
                         .open(journal)
@@ -533,9 +576,17 @@ impl<S: Schema> Output<S> {
         Ok(written)
     }
 
-    /// How many boards are done: kept and finished in this run.
+    /// How many boards are done: kept and finished in this run (a board whose kept row of
+    /// bounds was computed again counts once).
     pub fn done(&self) -> usize {
-        self.kept.len() + self.finished.len()
+        let finished: std::collections::HashSet<Board> =
+            self.finished.iter().map(|(row, _)| row.board()).collect();
+        let kept_only = self
+            .kept
+            .iter()
+            .filter(|r| !finished.contains(&r.board()))
+            .count();
+        kept_only + finished.len()
     }
 
     /// Whether every board of the table is done.

@@ -171,6 +171,7 @@ fn count_tables_resume_and_refuse_what_they_cannot_trust() {
             layouts: layouts + 1,
             classes: f[6].parse().unwrap(),
         }),
+        lower: None,
         nodes: 0,
         seconds: 0.0,
         threads: 1,

@@ -4,6 +4,7 @@
 
 mod common;
 
+mod budget;
 mod certify;
 mod cli;
 mod cli_nqueens;

@@ -266,6 +266,20 @@ const CASES: &[Case] = &[
         says: "drop --count",
     },
     Case {
+        refusal: "cli: a budget of no time",
+        setup: nothing,
+        args: &["table", "--squares", "4", "--budget", "0s"],
+        says: "the budget must be more than zero",
+    },
+    Case {
+        refusal: "ResumeError::OtherKind",
+        setup: gamma_csv,
+        args: &[
+            "table", "--rows", "1-2", "--cols", "2", "-o", "t.csv", "--budget", "1s",
+        ],
+        says: "drop --budget",
+    },
+    Case {
         refusal: "ResumeError::NotRequested",
         setup: gamma_csv,
         args: &["table", "--rows", "2", "--cols", "2", "-o", "t.csv"],
@@ -608,6 +622,8 @@ const WITHOUT_A_CASE: &[(&str, &str)] = &[
     ("ResumeError::NoDigest", "tests/suite/robust.rs"),
     ("ResumeError::Impossible", "tests/suite/robust.rs"),
     ("ResumeError::Transposes", "tests/suite/robust.rs"),
+    ("ResumeError::Looser", "tests/suite/budget.rs"),
+    ("RowReadError::Bounds", "tests/suite/budget.rs"),
     ("TableFileError::NoLayouts", "tests/suite/cli_pictures.rs"),
     ("TableFileError::NoRows", "tests/suite/cli_pictures.rs"),
     (

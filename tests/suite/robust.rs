@@ -267,6 +267,7 @@ fn forged_row(board: Board, problem: Problem, label: &str, layout: &str) -> Stri
         problem,
         layout: Layout::parse(board, layout).unwrap(),
         counts: None,
+        lower: None,
         nodes: 1,
         seconds: 0.0,
         threads: 1,

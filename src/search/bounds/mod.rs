@@ -51,6 +51,26 @@ pub fn lower_bound(board: Board) -> usize {
     n.min(m).min((n + m - 2).div_ceil(4)).max(1)
 }
 
+/// A lower bound on γ(Q_n), and so on i(Q_n), from the literature: γ(Q_n) ≥ ⌈n/2⌉ for every n
+/// but 3 and 11 (Finozhenok and Weakley, "An improved lower bound for domination numbers of the
+/// queen's graph", Australas. J. Combin. 37 (2007) 295-300); 0 for other boards. Cited, not
+/// proven here, so the exhaustive search does not rely on it: it bounds the local search and the
+/// tables with bounds ([`cited_lower_bound`]).
+pub(crate) fn square_lower_bound(board: Board) -> usize {
+    let n = board.rows();
+    if board.is_square() && n != 3 && n != 11 {
+        n.div_ceil(2)
+    } else {
+        0
+    }
+}
+
+/// The lower bound a table with bounds starts from: [`lower_bound`] (proven in this file) or,
+/// on square boards, the larger bound of [`square_lower_bound`] (cited).
+pub fn cited_lower_bound(board: Board) -> usize {
+    lower_bound(board).max(square_lower_bound(board))
+}
+
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
@@ -162,5 +182,11 @@ pub(super) mod tests {
         assert_eq!(lb(12, 32), 11);
         assert_eq!(lb(8, 8), 4);
         assert_eq!(lb(3, 30), 3);
+        let cited = |r, c| cited_lower_bound(Board::new(r, c).unwrap());
+        // Spencer's ⌈(n−1)/2⌉ is 12 on Q_25, Finozhenok and Weakley's ⌈n/2⌉ 13 (= γ(Q_25)).
+        assert_eq!((lb(25, 25), cited(25, 25)), (12, 13));
+        // The two exceptions, where γ = (n − 1)/2.
+        assert_eq!((cited(3, 3), cited(11, 11)), (1, 5));
+        assert_eq!((cited(24, 24), cited(8, 32)), (12, 8));
     }
 }
