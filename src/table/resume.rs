@@ -106,6 +106,9 @@ pub struct ExistingTable<R = TableRow> {
     pub has_header: bool,
     /// Whether the file was written before rows carried a digest (no digest column).
     pub legacy: bool,
+    /// Whether the rows are of an older kind this table adopts (an exact table resumed as a
+    /// table with bounds): rewritten in this table's columns before anything is appended.
+    pub adopted: bool,
     /// The bytes of rows a later row of the same board replaced (bounds tightened by a run that
     /// was interrupted before it rewrote the file): not among `rows`, but within `keep_len`.
     pub superseded_bytes: u64,
@@ -317,6 +320,15 @@ pub trait Schema {
     fn syntax(&self, column: Column) -> FieldSyntax;
     /// What a board and its transpose share, as [`Row::transpose_values`] lists it, for messages.
     fn shared(&self) -> &'static str;
+    /// The kind of older table whose rows this table takes over (rewritten in its own columns),
+    /// if any.
+    fn adopts(&self) -> Option<RowKind> {
+        None
+    }
+    /// A row of the [`adopts`](Self::adopts) kind, checked as written, as a row of this table.
+    fn adopt(&self, row: Self::Row) -> Self::Row {
+        row
+    }
 }
 
 /// The rows of γ and i tables ([`RowKind::Optimum`] or [`RowKind::Count`]) of one problem.
@@ -393,7 +405,21 @@ impl Schema for Queens {
     fn shared(&self) -> &'static str {
         match self.kind {
             RowKind::Count => "queens, layouts and classes",
+            RowKind::Bounds => "bounds",
             _ => "number of queens",
+        }
+    }
+
+    /// A table with bounds takes over an exact table's rows: each is proven, so its lower bound
+    /// is its number.
+    fn adopts(&self) -> Option<RowKind> {
+        (self.kind == RowKind::Bounds).then_some(RowKind::Optimum)
+    }
+
+    fn adopt(&self, row: TableRow) -> TableRow {
+        TableRow {
+            lower: Some(row.queens()),
+            ..row
         }
     }
 }
@@ -494,6 +520,8 @@ pub fn read_table<S: Schema>(
 
     let mut columns: Vec<Column> = kind.columns().to_vec();
     let mut legacy = false;
+    // Rows of the kind the schema adopts: checked as written, then taken as its own rows.
+    let mut adopted = false;
     let mut line_ending = LineEnding::Lf;
     let mut body_start = bom;
     if !header.is_empty() {
@@ -506,6 +534,7 @@ pub fn read_table<S: Schema>(
                     has_header: false,
                     legacy: false,
                     superseded_bytes: 0,
+                    adopted: false,
                     line_ending,
                 });
             }
@@ -528,6 +557,13 @@ pub fn read_table<S: Schema>(
             body_start = first_end.unwrap_or(bom);
             columns = legacy_columns.clone();
             legacy = true;
+        } else if let Some(older) = schema
+            .adopts()
+            .filter(|older| first_end.is_some() && matches(&format.header_for(older.columns())))
+        {
+            body_start = first_end.unwrap_or(bom);
+            columns = older.columns().to_vec();
+            adopted = true;
         } else {
             let line = contents.split(|&b| b == b'\n').next().unwrap_or(&[]);
             for other in schema.other_kinds() {
@@ -619,6 +655,7 @@ pub fn read_table<S: Schema>(
             None if verify => legacy = true,
             None => return Err(ResumeError::NoDigest { line }),
         }
+        let row = if adopted { schema.adopt(row) } else { row };
         if let Some(earlier) = latest.get(&board).map(|&i| &rows[i]) {
             if !row.tightens(&earlier.row) {
                 let earlier = earlier.line;
@@ -699,6 +736,7 @@ pub fn read_table<S: Schema>(
             has_header: false,
             legacy: false,
             superseded_bytes: 0,
+            adopted: false,
             line_ending,
         });
     }
@@ -711,6 +749,7 @@ pub fn read_table<S: Schema>(
         has_header: true,
         legacy,
         superseded_bytes,
+        adopted,
         line_ending,
     })
 }

@@ -162,6 +162,9 @@ pub struct Output<S: Schema> {
     needs_header: bool,
     /// Kept rows lack digests (older version, adopted with --verify): rewrite them first.
     legacy: bool,
+    /// The kept rows are an exact table's, taken over by a table with bounds (rewritten first,
+    /// as `legacy` rows are).
+    adopted: bool,
     /// The kept file holds rows replaced by later ones (an interrupted run of a table with
     /// bounds): rewrite it with the kept rows only first, so that it never grows run after run.
     compact: bool,
@@ -292,6 +295,7 @@ impl<S: Schema> Output<S> {
             kept: Vec::new(),
             needs_header: true,
             legacy: false,
+            adopted: false,
             compact: false,
             keep_len: 0,
             head: None,
@@ -319,7 +323,7 @@ impl<S: Schema> Output<S> {
             .map(|r| r.bytes.len() as u64)
             .sum::<u64>()
             + existing.superseded_bytes;
-        let head = (existing.has_header && !existing.legacy)
+        let head = (existing.has_header && !existing.legacy && !existing.adopted)
             .then(|| existing.keep_len.checked_sub(rows_len))
             .flatten()
             .and_then(|len| contents.get(..len as usize))
@@ -327,7 +331,8 @@ impl<S: Schema> Output<S> {
         Output {
             kept: existing.rows,
             needs_header: !existing.has_header,
-            legacy: existing.legacy,
+            legacy: existing.legacy || existing.adopted,
+            adopted: existing.adopted,
             compact: existing.superseded_bytes > 0,
             keep_len: existing.keep_len,
             head,
@@ -462,10 +467,13 @@ impl<S: Schema> Output<S> {
                         bytes.extend(&kept.bytes);
                     }
                     out.write_whole(&bytes)?;
-                    self.notes.push(format!(
-                        "{}: every row re-proved; rewritten with digests",
-                        out.shown().display()
-                    ));
+                    let how = if self.adopted {
+                        "its exact rows kept as proven rows of a table with bounds; rewritten \
+                         with the columns lower, upper and status"
+                    } else {
+                        "every row re-proved; rewritten with digests"
+                    };
+                    self.notes.push(format!("{}: {how}", out.shown().display()));
                     self.keep_len = bytes.len() as u64;
                     self.needs_header = false;
                     self.head = None;

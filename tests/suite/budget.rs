@@ -343,3 +343,44 @@ fn every_row_is_a_row_of_its_kind() {
     assert_eq!(row.transpose_values(), vec![3, 2]);
     assert!(!row.is_final());
 }
+
+#[test]
+fn an_exact_table_is_taken_over_by_a_table_with_bounds() {
+    let dir = TempDir::new().unwrap();
+    let run = |args: &[&str]| {
+        let out = queendom()
+            .current_dir(dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    run(&["table", "--rows", "1-6", "--cols", "4-6", "-o", "t.csv"]);
+    let exact = read(&dir.path().join("t.csv"));
+    let said = run(&[
+        "table", "--rows", "1-7", "--cols", "4-7", "--budget", "1m", "-o", "t.csv",
+    ]);
+    assert!(said.contains("kept as proven rows"), "{said}");
+    let rows = bounds_rows(&read(&dir.path().join("t.csv")));
+    assert_eq!(rows.len(), 28);
+    for line in exact.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let value: usize = f[2].parse().unwrap();
+        let key = (f[0].parse().unwrap(), f[1].parse().unwrap());
+        assert_eq!(rows[&key], (value, value, value, "proven".to_string()));
+    }
+    // A count table is not: its counts would be lost.
+    run(&[
+        "table", "--rows", "1-2", "--cols", "2", "--count", "-o", "c.csv",
+    ]);
+    let out = queendom()
+        .current_dir(dir.path())
+        .args([
+            "table", "--rows", "1-2", "--cols", "2", "--budget", "1s", "-o", "c.csv",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("drop --budget"));
+}

@@ -272,14 +272,6 @@ const CASES: &[Case] = &[
         says: "the budget must be more than zero",
     },
     Case {
-        refusal: "ResumeError::OtherKind",
-        setup: gamma_csv,
-        args: &[
-            "table", "--rows", "1-2", "--cols", "2", "-o", "t.csv", "--budget", "1s",
-        ],
-        says: "drop --budget",
-    },
-    Case {
         refusal: "ResumeError::NotRequested",
         setup: gamma_csv,
         args: &["table", "--rows", "2", "--cols", "2", "-o", "t.csv"],
