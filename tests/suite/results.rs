@@ -361,3 +361,74 @@ fn runs_in_progress_resume_cleanly() {
         );
     }
 }
+
+/// The 1-32 tables with bounds: every row read as `table --budget` resumes it (layout through the
+/// checker, digest, bounds columns that agree), every lower bound at least the cited one, every
+/// published value inside its row's bounds and equal to it where the row says proven.
+#[test]
+fn shipped_tables_with_bounds_bracket_every_published_value() {
+    use queendom::search::cited_lower_bound;
+    let boards: Vec<Board> = (1..=32)
+        .flat_map(|r| (1..=32).map(move |c| Board::new(r, c).unwrap()))
+        .collect();
+    for problem in [Problem::Domination, Problem::IndependentDomination] {
+        let file = format!("{}-1-32.csv", problem.name());
+        // A table still being tightened is kept in in-progress/: the same checks hold for it.
+        let results = Path::new(ROOT).join("results");
+        let contents = std::fs::read(results.join(&file))
+            .or_else(|_| std::fs::read(results.join("in-progress").join(&file)))
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        let table = read_existing(
+            &contents,
+            Format::Csv,
+            RowKind::Bounds,
+            problem,
+            &boards,
+            false,
+        )
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(table.rows.len(), 1024, "{file}");
+        assert_eq!(table.superseded_bytes, 0, "{file}: rows superseded");
+        let mut bounds = HashMap::new();
+        for kept in &table.rows {
+            let (board, row) = (kept.board(), &kept.row);
+            assert!(
+                row.lower_bound() >= cited_lower_bound(board, problem),
+                "{file} {board}"
+            );
+            bounds.insert(
+                (board.rows(), board.cols()),
+                (row.lower_bound(), row.queens(), row.is_proven()),
+            );
+        }
+        let files: &[&str] = match problem {
+            Problem::Domination => &[
+                "domination_triangle.csv",
+                "domination_squares.csv",
+                "domination_rectangles.csv",
+            ],
+            _ => &[
+                "independent_domination_triangle.csv",
+                "independent_domination_squares.csv",
+            ],
+        };
+        let mut compared = 0;
+        for data in files {
+            for (r, c, v) in published(data) {
+                let Some(&(lower, upper, proven)) = bounds.get(&(r, c)) else {
+                    continue;
+                };
+                assert!(
+                    lower <= v && v <= upper,
+                    "{file} {r}x{c}: {v} outside {lower}..{upper}"
+                );
+                assert!(
+                    !proven || upper == v,
+                    "{file} {r}x{c}: proven {upper}, published {v}"
+                );
+                compared += 1;
+            }
+        }
+        assert!(compared > 200, "{file}: {compared} compared");
+    }
+}
