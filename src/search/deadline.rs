@@ -16,7 +16,8 @@ const OUTER_POLL: Duration = Duration::from_millis(20);
 pub(crate) struct Deadline {
     flag: Arc<AtomicBool>,
     outer: Option<Arc<AtomicBool>>,
-    at: Instant,
+    /// `None`: a budget too large for the clock, which never runs out.
+    at: Option<Instant>,
     done: Option<mpsc::Sender<()>>,
     watcher: Option<JoinHandle<()>>,
 }
@@ -46,8 +47,7 @@ impl Deadline {
         Deadline {
             flag,
             outer,
-            // A budget too large for the clock never runs out: its deadline is far enough.
-            at: at.unwrap_or_else(|| Instant::now() + Duration::from_secs(u32::MAX as u64)),
+            at,
             done: Some(done),
             watcher: Some(watcher),
         }
@@ -65,7 +65,7 @@ impl Deadline {
 
     /// Whether the time is up.
     pub(crate) fn passed(&self) -> bool {
-        Instant::now() >= self.at
+        self.at.is_some_and(|at| Instant::now() >= at)
     }
 }
 

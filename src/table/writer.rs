@@ -29,7 +29,7 @@ use super::resume::{
     MAX_LINE_BYTES,
 };
 use crate::board::Board;
-use crate::destination::file::{cannot_write, read_start};
+use crate::destination::file::{cannot_write, read_start, write_whole};
 use crate::destination::{check_stdout, OutFile, OutputError, Sink, Target};
 use crate::error::{ErrorKind, Kind};
 use crate::export::{Export, ExportError, Format, Subject};
@@ -478,10 +478,7 @@ impl<S: Schema> Output<S> {
                     self.needs_header = false;
                     self.head = None;
                 } else if self.compact && !self.needs_header {
-                    let mut bytes = self.head.clone().unwrap_or(header.clone());
-                    for kept in &self.kept {
-                        bytes.extend(&kept.bytes);
-                    }
+                    let bytes = self.compacted(&header);
                     out.write_whole(&bytes)?;
                     self.keep_len = bytes.len() as u64;
                 }
@@ -496,14 +493,8 @@ impl<S: Schema> Output<S> {
             } => {
                 let cannot = |e| cannot_write(journal, e);
                 let file = if *resumed && self.compact && !self.needs_header {
-                    // Rows replaced by later ones dropped: written aside, then renamed over.
-                    let mut bytes = self.head.clone().unwrap_or(header.clone());
-                    for kept in &self.kept {
-                        bytes.extend(&kept.bytes);
-                    }
-                    let aside = journal.with_extension("compacting");
-                    fs::write(&aside, &bytes).map_err(|e| cannot_write(&aside, e))?;
-                    fs::rename(&aside, journal).map_err(cannot)?;
+                    let bytes = self.compacted(&header);
+                    write_whole(journal, &bytes).map_err(cannot)?;
                     self.keep_len = bytes.len() as u64;
                     OpenOptions::new()
                         .append(true)
@@ -529,6 +520,16 @@ impl<S: Schema> Output<S> {
         self.sink = Some(sink);
         self.export = Some(export);
         Ok(())
+    }
+
+    /// The kept file without the rows later ones replaced: its head (or `header`, when the head
+    /// was not kept as it stood) and the kept rows as they stand, in file order.
+    fn compacted(&self, header: &[u8]) -> Vec<u8> {
+        let mut bytes = self.head.clone().unwrap_or_else(|| header.to_vec());
+        for kept in &self.kept {
+            bytes.extend(&kept.bytes);
+        }
+        bytes
     }
 
     /// Write one finished row: to a file at once, whatever its order ([`finish`](Self::finish)

@@ -279,26 +279,20 @@ fn a_later_row_of_a_board_must_tighten_the_bounds_before_it() {
     // is rewritten with that row alone.
     let dir = TempDir::new().unwrap();
     let path = dir.path().join("b.csv");
-    fs::write(&path, format!("{header}{loose}{exact}")).unwrap();
-    queendom()
-        .current_dir(dir.path())
-        .args(["table", "--squares", "8", "--budget", "1s", "-o", "b.csv"])
-        .assert()
-        .success();
-    assert_eq!(read_to_string(&path), format!("{header}{exact}"));
+    let resume = |contents: String, budget: &str| {
+        fs::write(&path, contents).unwrap();
+        queendom()
+            .current_dir(dir.path())
+            .args(["table", "--squares", "8", "--budget", budget, "-o", "b.csv"])
+            .assert()
+            .success();
+        crate::common::read(&path)
+    };
+    let text = resume(format!("{header}{loose}{exact}"), "1s");
+    assert_eq!(text, format!("{header}{exact}"));
     // A row of bounds kept is computed again from its bounds, and replaced.
-    fs::write(&path, format!("{header}{tighter}")).unwrap();
-    queendom()
-        .current_dir(dir.path())
-        .args(["table", "--squares", "8", "--budget", "1m", "-o", "b.csv"])
-        .assert()
-        .success();
-    let rows = bounds_rows(&read_to_string(&path));
+    let rows = bounds_rows(&resume(format!("{header}{tighter}"), "1m"));
     assert_eq!(rows[&(8, 8)], (5, 5, 5, "proven".to_string()));
-}
-
-fn read_to_string(path: &Path) -> String {
-    fs::read_to_string(path).unwrap()
 }
 
 #[test]
