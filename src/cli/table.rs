@@ -18,6 +18,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
 use std::time::Duration;
 
 use indicatif::ProgressBar;
@@ -134,6 +135,13 @@ pub fn run(args: TableArgs) -> Result<(), Failure> {
     let mut runner = TableRunner::of_kind(kind, problem, options, threads);
     if let Some(budget) = args.budget {
         runner.set_budget(budget);
+    } else if kind == RowKind::Optimum {
+        let bar = bar.clone();
+        runner.set_proof_estimate(Arc::new(move |board, nodes| {
+            if let Some(warning) = long_proof_warning(board, nodes, threads) {
+                bar.suspend(|| eprintln!("queendom: {warning}"));
+            }
+        }));
     }
     if out.is_stdout() {
         // Rows reach stdout in the table's order; starting there lets them flow at once.
@@ -357,6 +365,29 @@ fn parse_budget(text: &str) -> Result<Duration, String> {
     Ok(budget)
 }
 
+/// Nodes per CPU second of the exact search, to turn an estimate into hours: `solve 20x20 -j 1`
+/// on a loaded 2-core machine (366 M nodes in 562 CPU s; an idle one is up to twice as fast, the
+/// largest boards' parts are slower: docs/frontier.md).
+const NODES_PER_CPU_SECOND: f64 = 650_000.0;
+
+/// Proofs estimated past this many hours of wall time are named before they are waited for.
+const LONG_PROOF_HOURS: f64 = 1.0;
+
+/// The warning for a board whose exact proof is estimated at `nodes` on `threads` threads, if
+/// that is past [`LONG_PROOF_HOURS`].
+fn long_proof_warning(board: Board, nodes: f64, threads: usize) -> Option<String> {
+    let cpu_hours = nodes / NODES_PER_CPU_SECOND / 3600.0;
+    let hours = cpu_hours / threads.max(1) as f64;
+    (hours > LONG_PROOF_HOURS).then(|| {
+        format!(
+            "{board}: its proof is estimated at {nodes:.1e} nodes, about {hours:.0} hours on \
+             {threads} thread{s} ({cpu_hours:.0} CPU hours); --budget TIME gives bounds within TIME \
+             per board instead, and `queendom plan` cuts a proof into parts for many machines",
+            s = if threads == 1 { "" } else { "s" },
+        )
+    })
+}
+
 /// The progress bar's message while boards are searched side by side.
 fn in_progress(searching: &[Board]) -> String {
     const NAMED: usize = 3;
@@ -370,5 +401,27 @@ fn in_progress(searching: &[Board]) -> String {
             let names: Vec<String> = searching[..NAMED].iter().map(Board::to_string).collect();
             format!("searching {} and {} more", names.join(", "), n - NAMED)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proofs_past_an_hour_are_named_with_their_estimate_and_the_way_out() {
+        let board = Board::new(24, 24).unwrap();
+        // 6.02e10 nodes, the estimate of γ(Q_24)'s proof: about 26 CPU hours.
+        let warning = long_proof_warning(board, 6.02e10, 2).expect("past an hour");
+        assert!(warning.starts_with("24x24: "), "{warning}");
+        assert!(warning.contains("6.0e10 nodes"), "{warning}");
+        assert!(warning.contains("on 2 threads (26 CPU hours)"), "{warning}");
+        assert!(warning.contains("--budget") && warning.contains("plan"));
+        // γ(Q_20)'s 3.66e8 nodes are under an hour even on one thread.
+        assert_eq!(long_proof_warning(board, 3.66e8, 1), None);
+        // The threads share the hours.
+        let hour = NODES_PER_CPU_SECOND * 3600.0;
+        assert!(long_proof_warning(board, 1.5 * hour, 1).is_some());
+        assert!(long_proof_warning(board, 1.5 * hour, 2).is_none());
     }
 }

@@ -117,13 +117,54 @@ fn independent_steps(board: Board) -> u32 {
     }
 }
 
+/// How long [`shrink`] goes on at a size where a round of restarts fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Effort {
+    /// One round of restarts per size, with fixed seeds: the same layout on every run, and the
+    /// exhaustive search after it proves the rest. Once the cancel flag is raised, nothing, or
+    /// with `keep_best` the smallest layout so far.
+    Fixed { keep_best: bool },
+    /// Round after round at the size that fails, each with new seeds, until the cancel flag is
+    /// raised; then the smallest layout so far. The first round's restarts are a quarter as
+    /// long as the fixed round's, each round's twice the last, up to [`MAX_ROUND_SCALE`] times
+    /// the fixed round's: a budget of seconds sees several seeds, a long one long restarts. For
+    /// a search with a time budget, where the layout is all that can still improve when the
+    /// exhaustive search cannot finish. `salt` varies the seeds, so that a run starting from an
+    /// earlier run's layout does not repeat that run's rounds. Without a cancel flag, one round.
+    UntilCancelled { salt: u64 },
+}
+
+/// The longest restarts of [`Effort::UntilCancelled`], as a multiple of the fixed round's.
+const MAX_ROUND_SCALE: u32 = 16;
+
+/// The steps of a restart in `round` where the fixed round's restarts take `steps`.
+fn round_steps(steps: u32, round: u32, until_cancelled: bool) -> u32 {
+    if !until_cancelled || steps == 0 {
+        return steps;
+    }
+    let sixteenths = (4u64 << round.min(8)).min(16 * u64::from(MAX_ROUND_SCALE));
+    (u64::from(steps) * sixteenths / 16).clamp(1, u64::from(u32::MAX)) as u32
+}
+
+/// The seed of one restart: `base` itself in the first round without salt (the seeds of
+/// [`Effort::Fixed`]), else `base`, the round and the salt mixed (splitmix64's finaliser).
+fn round_seed(base: u64, round: u32, salt: u64) -> u64 {
+    if round == 0 && salt == 0 {
+        return base;
+    }
+    let mut z = base ^ salt.rotate_left(29) ^ (u64::from(round) << 40);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// Improve a dominating layout by local search: drop one queen, then move one queen at a time to
 /// cover a randomly chosen uncovered square, taking the move that leaves the fewest squares
 /// uncovered, or on large boards the least weight uncovered (see `cover_with`; a short tabu list
 /// stops a queen from moving straight back); on success drop another. With `independent`, `start`
 /// must be independent and so is every layout kept: the moves are those of `cover_independent`.
-/// Returns the smallest layout found (`start` itself if none); once `cancel` is set, `None`, or
-/// with `keep_on_cancel` the smallest layout found so far (which then depends on timing).
+/// Returns the smallest layout found (`start` itself if none); once `cancel` is set, what `effort`
+/// says (a layout kept then depends on timing).
 pub(crate) fn shrink<const W: usize>(
     geo: &Geometry<W>,
     start: Vec<u16>,
@@ -131,11 +172,23 @@ pub(crate) fn shrink<const W: usize>(
     floor: usize,
     problem: Problem,
     cancel: Option<&AtomicBool>,
-    keep_on_cancel: bool,
+    effort: Effort,
 ) -> Option<Vec<u16>> {
+    let (until_cancelled, salt) = match effort {
+        Effort::UntilCancelled { salt } if cancel.is_some() => (true, salt),
+        _ => (false, 0),
+    };
+    let keep_best = match effort {
+        Effort::Fixed { keep_best } => keep_best,
+        Effort::UntilCancelled { .. } => true,
+    };
     let independent = problem.forbids_attacks();
     let n = geo.board.squares();
-    let independent_steps = independent_steps(geo.board);
+    let independent_steps = match independent_steps(geo.board) {
+        // A budgeted search has no exhaustive search it can count on to finish after it.
+        0 if until_cancelled => STEPS_PER_RESTART,
+        steps => steps,
+    };
     if independent && independent_steps == 0 {
         return Some(start);
     }
@@ -166,82 +219,107 @@ pub(crate) fn shrink<const W: usize>(
             (geo.board.rows() * 64 + geo.board.cols()) as u64 * 1000 + fewer.len() as u64;
         let far = best.len() >= floor + 2;
         let side = geo.board.rows().min(geo.board.cols());
-        let attempt = |restart: u64| {
-            let mut queens = fewer.clone();
-            let mut rng =
-                XorShift::new((0x9E37_79B9_7F4A_7C15 ^ (seed_base * RESTARTS + restart)) | 1);
-            let found = if independent {
-                cover_independent(
-                    geo,
-                    &single,
-                    &mut queens,
-                    independent_steps,
-                    &mut rng,
-                    cancel,
-                )
-            } else {
-                let weighted =
-                    side >= LARGE_BOARD_ANY_DISTANCE || (far && side >= LARGE_BOARD_MIN_SIDE);
-                let steps = match (weighted, far) {
-                    (true, true) => STEPS_LARGE_FAR,
-                    (true, false) => STEPS_LARGE_NEAR,
-                    (false, true) => STEPS_FAR_FROM_BOUND,
-                    (false, false) => STEPS_PER_RESTART,
-                };
-                cover_with(geo, &single, &mut queens, steps, weighted, &mut rng, cancel)
-            };
-            found.then_some(queens)
-        };
-        let mut found = first_success(parallel, attempt);
-        // Where the moves of single queens fail, whole orbits of a rotation moved together
-        // search a far smaller space, where the optimal layouts of the largest square boards are.
-        let symmetric_steps = symmetric_steps(geo.board);
-        if found.is_none() && symmetric_steps > 0 && !is_set(cancel) {
-            found = [Symmetry::Rotate180, Symmetry::Rotate90, Symmetry::Transpose]
-                .into_iter()
-                .enumerate()
-                .filter_map(|(g, rotation)| {
-                    let pieces = Pieces::symmetric(geo, rotation, fewer.len(), independent)?;
-                    Some((g as u64, pieces))
-                })
-                .find_map(|(g, pieces)| {
-                    let count = pieces.pieces_for(fewer.len());
-                    let first = pieces.greedy(geo, count, independent);
-                    if first.len() < count.0 + count.1 {
-                        return None;
-                    }
-                    let attempt = |restart: u64| {
-                        let mut placed = first.clone();
-                        let seed = (seed_base * 4 + g) * RESTARTS + restart;
-                        let mut rng = XorShift::new((0xD1B5_4A32_D192_ED03 ^ seed) | 1);
-                        let done = if independent {
-                            cover_independent(
-                                geo,
-                                &pieces,
-                                &mut placed,
-                                symmetric_steps,
-                                &mut rng,
-                                cancel,
-                            )
-                        } else {
-                            cover_with(
-                                geo,
-                                &pieces,
-                                &mut placed,
-                                symmetric_steps,
-                                true,
-                                &mut rng,
-                                cancel,
-                            )
-                        };
-                        done.then(|| pieces.queens(&placed))
+        let one_round = |round: u32| {
+            let steps_of = |steps: u32| round_steps(steps, round, until_cancelled);
+            let attempt = |restart: u64| {
+                let mut queens = fewer.clone();
+                let seed = round_seed(seed_base * RESTARTS + restart, round, salt);
+                let mut rng = XorShift::new((0x9E37_79B9_7F4A_7C15 ^ seed) | 1);
+                let found = if independent {
+                    cover_independent(
+                        geo,
+                        &single,
+                        &mut queens,
+                        steps_of(independent_steps),
+                        &mut rng,
+                        cancel,
+                    )
+                } else {
+                    let weighted =
+                        side >= LARGE_BOARD_ANY_DISTANCE || (far && side >= LARGE_BOARD_MIN_SIDE);
+                    // Rounds that go on until cancelled are for boards the exhaustive search
+                    // cannot finish, where the weighted moves do better.
+                    let weighted = weighted || until_cancelled;
+                    let steps = match (weighted, far) {
+                        (true, true) => STEPS_LARGE_FAR,
+                        (true, false) => STEPS_LARGE_NEAR,
+                        (false, true) => STEPS_FAR_FROM_BOUND,
+                        (false, false) => STEPS_PER_RESTART,
                     };
-                    first_success(parallel, attempt)
-                });
-        }
+                    cover_with(
+                        geo,
+                        &single,
+                        &mut queens,
+                        steps_of(steps),
+                        weighted,
+                        &mut rng,
+                        cancel,
+                    )
+                };
+                found.then_some(queens)
+            };
+            let mut found = first_success(parallel, attempt);
+            // Where the moves of single queens fail, whole orbits of a rotation moved together
+            // search a far smaller space, where the optimal layouts of the largest square boards
+            // are.
+            let symmetric_steps = steps_of(symmetric_steps(geo.board));
+            if found.is_none() && symmetric_steps > 0 && !is_set(cancel) {
+                found = [Symmetry::Rotate180, Symmetry::Rotate90, Symmetry::Transpose]
+                    .into_iter()
+                    .enumerate()
+                    .filter_map(|(g, rotation)| {
+                        let pieces = Pieces::symmetric(geo, rotation, fewer.len(), independent)?;
+                        Some((g as u64, pieces))
+                    })
+                    .find_map(|(g, pieces)| {
+                        let count = pieces.pieces_for(fewer.len());
+                        let first = pieces.greedy(geo, count, independent);
+                        if first.len() < count.0 + count.1 {
+                            return None;
+                        }
+                        let attempt = |restart: u64| {
+                            let mut placed = first.clone();
+                            let seed =
+                                round_seed((seed_base * 4 + g) * RESTARTS + restart, round, salt);
+                            let mut rng = XorShift::new((0xD1B5_4A32_D192_ED03 ^ seed) | 1);
+                            let done = if independent {
+                                cover_independent(
+                                    geo,
+                                    &pieces,
+                                    &mut placed,
+                                    symmetric_steps,
+                                    &mut rng,
+                                    cancel,
+                                )
+                            } else {
+                                cover_with(
+                                    geo,
+                                    &pieces,
+                                    &mut placed,
+                                    symmetric_steps,
+                                    true,
+                                    &mut rng,
+                                    cancel,
+                                )
+                            };
+                            done.then(|| pieces.queens(&placed))
+                        };
+                        first_success(parallel, attempt)
+                    });
+            }
+            found
+        };
+        let mut round = 0;
+        let found = loop {
+            let found = one_round(round);
+            if found.is_some() || !until_cancelled || is_set(cancel) {
+                break found;
+            }
+            round += 1;
+        };
         // A cancelled restart reports failure: the layout so far is not the deterministic one.
         if is_set(cancel) {
-            return keep_on_cancel.then_some(best);
+            return keep_best.then_some(best);
         }
         match found {
             Some(layout) => best = layout,
@@ -763,7 +841,7 @@ mod tests {
                 floor,
                 Problem::IndependentDomination,
                 None,
-                false,
+                Effort::Fixed { keep_best: false },
             )
             .unwrap();
             check_independent_dominating(&layout(board, &shrunk), shrunk.len())
@@ -773,6 +851,83 @@ mod tests {
                 shrunk.len() < greedy.len(),
                 "{board}: no smaller layout found"
             );
+        }
+    }
+
+    #[test]
+    fn rounds_until_cancelled_lengthen_from_a_quarter_and_keep_the_fixed_seeds_first() {
+        // The fixed round is untouched: its steps and, without salt, its seeds.
+        assert_eq!(round_steps(30_000, 0, false), 30_000);
+        assert_eq!(round_steps(30_000, 5, false), 30_000);
+        assert_eq!(round_seed(1234, 0, 0), 1234);
+        // A step count of 0 stays 0: no symmetric search on boards that are not square (whose
+        // orbits under a quarter turn do not exist).
+        for round in 0..20 {
+            assert_eq!(round_steps(0, round, true), 0);
+        }
+        let steps: Vec<u32> = (0..10).map(|r| round_steps(400_000, r, true)).collect();
+        assert_eq!(steps[0], 100_000);
+        assert_eq!(steps[2], 400_000);
+        assert!(steps.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(*steps.last().unwrap(), 400_000 * MAX_ROUND_SCALE);
+        // Every round and every salt has seeds of its own.
+        let seeds: std::collections::HashSet<u64> = (0..8)
+            .flat_map(|round| (0..4).map(move |salt| round_seed(99, round, salt)))
+            .collect();
+        assert_eq!(seeds.len(), 32);
+    }
+
+    #[test]
+    fn a_search_until_cancelled_gives_its_best_layout_when_the_flag_is_raised() {
+        // 14×26 for γ and i: boards where a few rounds run in a fraction of a second. The layout
+        // comes back checked, no larger than the start, and not below the floor.
+        for problem in [Problem::Domination, Problem::IndependentDomination] {
+            let board = Board::new(14, 26).unwrap();
+            let geo = Geometry::<8>::new(board);
+            let start = greedy(&geo, problem);
+            let floor = super::super::bounds::lower_bound(board);
+            let cancel = std::sync::Arc::new(AtomicBool::new(false));
+            let raiser = {
+                let cancel = cancel.clone();
+                std::thread::spawn(move || {
+                    std::thread::sleep(std::time::Duration::from_millis(300));
+                    cancel.store(true, Relaxed);
+                })
+            };
+            let best = shrink(
+                &geo,
+                start.clone(),
+                false,
+                floor,
+                problem,
+                Some(&*cancel),
+                Effort::UntilCancelled { salt: 7 },
+            )
+            .expect("a search until cancelled keeps its best layout");
+            raiser.join().unwrap();
+            problem
+                .check(&layout(board, &best), best.len())
+                .unwrap_or_else(|e| panic!("{board} {problem:?}: {e}"));
+            assert!(best.len() <= start.len() && best.len() >= floor);
+            // The fixed round gives nothing once cancelled, unless told to keep its best.
+            let fixed = |keep_best| {
+                shrink(
+                    &geo,
+                    start.clone(),
+                    false,
+                    floor,
+                    problem,
+                    Some(&*cancel),
+                    Effort::Fixed { keep_best },
+                )
+            };
+            // (A size found within the first steps, before the flag is looked at, still counts.)
+            if let Some(kept) = fixed(false) {
+                assert_eq!(kept.len(), floor, "{board} {problem:?}");
+            }
+            let kept = fixed(true).expect("the fixed round keeps its best when told to");
+            problem.check(&layout(board, &kept), kept.len()).unwrap();
+            assert!(kept.len() <= start.len());
         }
     }
 

@@ -40,6 +40,7 @@ use crate::layout::Layout;
 use crate::trace::{TaskIdentity, TaskKind};
 
 use deadline::Deadline;
+use heuristic::Effort;
 use kernel::{Expansion, Searcher};
 use lines::MAX_CANDIDATES;
 use space::{layout_of, SpaceW};
@@ -101,10 +102,11 @@ impl Bracket {
 /// a lower bound and a layout that do not meet yet. Never hangs on a hard board.
 ///
 /// It starts from what is `known` (an earlier run's bounds, checked by the caller) and the cited
-/// lower bound, runs the local search for at most half the budget (its best layout so far is kept
-/// when the time is up), then proves the sizes from the lower bound up, one exhaustive search
-/// each: a size with no layout raises the lower bound by one; a layout found is optimal, since
-/// every smaller size failed. So the bounds only tighten, run after run. With the budget the
+/// lower bound. The first time, it runs the local search for at most half the budget (its best
+/// layout so far is kept when the time is up), then proves the sizes from the lower bound up, one
+/// exhaustive search each: a size with no layout raises the lower bound by one; a layout found is
+/// optimal, since every smaller size failed. From known bounds it proves first (for the whole
+/// budget one queen apart, else for half) and then searches locally from the known layout. So the bounds only tighten, run after run. With the budget the
 /// layout can depend on timing; the bounds are proven either way. A raised cancel flag (Ctrl-C)
 /// gives `Cancelled`; the time running out does not.
 pub fn bracket(
@@ -124,53 +126,61 @@ pub fn bracket(
         lower = lower.max(known.lower);
         layout = Some(known.layout.clone());
     }
-    if layout.as_ref().is_none_or(|l| l.len() > lower) {
-        // The other half of the budget is the exhaustive search's: only it raises the lower
-        // bound.
-        let local = Deadline::start(budget / 2, Some(deadline.flag()));
-        let local_options = SearchOptions {
-            cancel: Some(local.flag()),
-            ..options.clone()
-        };
-        let found = space.local_search(&local_options, true)?;
-        if cancelled(&deadline) {
-            return Err(SearchError::Cancelled);
-        }
-        if layout.as_ref().is_none_or(|l| found.len() < l.len()) {
-            layout = Some(found);
-        }
-    }
-    let mut layout = layout.expect("the local search always gives a layout");
     let mut nodes = 0;
-    let within = SearchOptions {
-        cancel: Some(deadline.flag()),
-        ..options.clone()
-    };
-    while lower < layout.len() && !deadline.passed() {
-        let goal = Goal::Improve(Incumbent::at_most(lower.min(kernel::MAX_QUEENS)));
-        let outcome = match space.run(&PartPath::whole(), &goal, &within) {
-            Ok(outcome) => outcome,
-            Err(SearchError::Cancelled) => break,
-            Err(e) => return Err(e),
-        };
-        nodes += outcome.nodes;
-        match outcome.result {
-            PartResult::Improve(Some(found)) => {
-                let found = found.layout;
-                problem.check(&found, found.len())?;
-                if found.len() < lower {
-                    return Err(SearchError::Inconsistent(format!(
-                        "a layout of {} queens ({}) on {board} below the lower bound {lower}",
-                        found.len(),
-                        found.to_squares_string()
-                    )));
-                }
-                layout = found;
+    let layout = match layout {
+        // A board seen for the first time: the fixed rounds of the local search, which end in
+        // well under a second on most boards, for at most half the budget; the rest proves.
+        None => {
+            let local = Deadline::start(budget / 2, Some(deadline.flag()));
+            let effort = Effort::Fixed { keep_best: true };
+            let mut layout =
+                space.local_search(&options.cancelled_by(local.flag()), effort, None, lower)?;
+            if cancelled(&deadline) {
+                return Err(SearchError::Cancelled);
             }
-            PartResult::Improve(None) => lower += 1,
-            PartResult::Count(_) => unreachable!("an improving search gives no counts"),
+            let within = options.cancelled_by(deadline.flag());
+            nodes += prove_upward(&space, &mut lower, &mut layout, &within)?;
+            layout
         }
-    }
+        // A board seen before (a row of bounds from an earlier run), whose proof did not finish
+        // then. The proof goes first: one queen apart it settles the board either way (a layout
+        // of `lower` queens, or none), so it gets the whole budget; further apart, half. Then the
+        // layout is what can still improve, and the local search goes on from it until the
+        // time is up, with seeds of its own for each layout it starts from, so that it goes on
+        // where the last run stopped instead of repeating it.
+        Some(mut layout) => {
+            let half = Deadline::start(budget / 2, Some(deadline.flag()));
+            let first = if layout.len() <= lower + 1 {
+                deadline.flag()
+            } else {
+                half.flag()
+            };
+            nodes += prove_upward(
+                &space,
+                &mut lower,
+                &mut layout,
+                &options.cancelled_by(first),
+            )?;
+            if cancelled(&deadline) {
+                return Err(SearchError::Cancelled);
+            }
+            if layout.len() > lower && !deadline.passed() {
+                let salt = layout
+                    .queens()
+                    .iter()
+                    .fold(0x51_7CC1_B727_220A, |h: u64, q| {
+                        (h ^ board.index(*q) as u64).wrapping_mul(0x0000_0100_0000_01B3)
+                    });
+                let effort = Effort::UntilCancelled { salt };
+                let within = options.cancelled_by(deadline.flag());
+                let found = space.local_search(&within, effort, Some(&layout), lower)?;
+                if found.len() < layout.len() {
+                    layout = found;
+                }
+            }
+            layout
+        }
+    };
     if cancelled(&deadline) {
         return Err(SearchError::Cancelled);
     }
@@ -180,6 +190,45 @@ pub fn bracket(
         layout,
         nodes,
     })
+}
+
+/// Exhaustive searches of the sizes from `lower` up to one below `layout`'s, until the bounds
+/// meet or `options.cancel` is raised: a size with no layout raises `lower`, a layout found
+/// replaces `layout`. The nodes of the searches that finished.
+fn prove_upward(
+    space: &SearchSpace,
+    lower: &mut usize,
+    layout: &mut Layout,
+    options: &SearchOptions,
+) -> Result<u64, SearchError> {
+    let (board, problem) = (space.board(), space.problem());
+    let mut nodes = 0;
+    while *lower < layout.len() {
+        let goal = Goal::Improve(Incumbent::at_most((*lower).min(kernel::MAX_QUEENS)));
+        let outcome = match space.run(&PartPath::whole(), &goal, options) {
+            Ok(outcome) => outcome,
+            Err(SearchError::Cancelled) => break,
+            Err(e) => return Err(e),
+        };
+        nodes += outcome.nodes;
+        match outcome.result {
+            PartResult::Improve(Some(found)) => {
+                let found = found.layout;
+                problem.check(&found, found.len())?;
+                if found.len() < *lower {
+                    return Err(SearchError::Inconsistent(format!(
+                        "a layout of {} queens ({}) on {board} below the lower bound {lower}",
+                        found.len(),
+                        found.to_squares_string()
+                    )));
+                }
+                *layout = found;
+            }
+            PartResult::Improve(None) => *lower += 1,
+            PartResult::Count(_) => unreachable!("an improving search gives no counts"),
+        }
+    }
+    Ok(nodes)
 }
 
 /// γ(board) or i(board), proven by exhaustive search, with the first optimal layout in the search's
@@ -375,26 +424,45 @@ impl SearchSpace {
     /// Deterministic; with `options.parallel`, restarts run side by side with the same outcome.
     /// The local search watches `options.cancel` (it runs for seconds on the largest boards).
     pub fn start_layout(&self, options: &SearchOptions) -> Result<Layout, SearchError> {
-        self.local_search(options, false)
+        self.local_search(options, Effort::Fixed { keep_best: false }, None, 0)
     }
 
-    /// The start layout; with `keep_on_cancel`, a raised cancel flag gives the best layout found
-    /// so far instead of `Cancelled`.
+    /// The start layout: with fixed rounds the one `options.start` holds for the board, or
+    /// greedy then local search; with [`Effort::UntilCancelled`], local search from the smallest of
+    /// that start, `from` and greedy, until the cancel flag is raised (then the best so far), never
+    /// looking below `floor`.
     fn local_search(
         &self,
         options: &SearchOptions,
-        keep_on_cancel: bool,
+        effort: Effort,
+        from: Option<&Layout>,
+        floor: usize,
     ) -> Result<Layout, SearchError> {
         let given = options.start.as_ref();
-        if let Some(layout) = given.and_then(|s| s.for_board(self.board(), self.problem)) {
+        let given = given.and_then(|s| s.for_board(self.board(), self.problem));
+        if let Some(layout) = &given {
             // Checked when it was given; checked again, as every layout the search relies on.
-            self.problem.check(&layout, layout.len())?;
-            return Ok(layout);
+            self.problem.check(layout, layout.len())?;
+            if matches!(effort, Effort::Fixed { .. }) {
+                return Ok(given.expect("just matched"));
+            }
         }
+        let from = [given.as_ref(), from]
+            .into_iter()
+            .flatten()
+            .min_by_key(|l| l.len());
         let cancel = options.cancel.as_deref();
         let queens = with_space!(self, s => {
-            let start = heuristic::greedy(&s.geo, s.problem);
-            let floor = bounds::lower_bound(s.board());
+            let greedy = heuristic::greedy(&s.geo, s.problem);
+            let start = match from {
+                Some(layout) if layout.len() <= greedy.len() => layout
+                    .queens()
+                    .iter()
+                    .map(|&sq| s.board().index(sq) as u16)
+                    .collect(),
+                _ => greedy,
+            };
+            let floor = floor.max(bounds::lower_bound(s.board()));
             heuristic::shrink(
                 &s.geo,
                 start,
@@ -402,7 +470,7 @@ impl SearchSpace {
                 floor,
                 s.problem,
                 cancel,
-                keep_on_cancel,
+                effort,
             )
         });
         queens

@@ -61,6 +61,15 @@ pub struct SearchOptions {
 }
 
 impl SearchOptions {
+    /// These options with `cancel` as the cancel flag (e.g. a deadline's, which the caller's
+    /// own flag raises too).
+    pub fn cancelled_by(&self, cancel: Arc<AtomicBool>) -> SearchOptions {
+        SearchOptions {
+            cancel: Some(cancel),
+            ..self.clone()
+        }
+    }
+
     pub fn parallel() -> SearchOptions {
         SearchOptions {
             parallel: true,

@@ -9,5 +9,8 @@ pub mod runner;
 pub mod sizes;
 pub mod writer;
 
-pub use runner::{estimated_cost, Searched, SideBySideError, StartOrder, TableEvent, TableRunner};
+pub use runner::{
+    estimated_cost, ProofEstimate, Searched, SideBySideError, StartOrder, TableEvent, TableRunner,
+    ESTIMATED_MIN_SQUARES,
+};
 pub use sizes::{boards, square_boards, SizeList, SizeListError};

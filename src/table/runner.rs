@@ -5,7 +5,7 @@ use std::cmp::Reverse;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
@@ -15,7 +15,7 @@ use crate::error::{ErrorKind, Kind};
 use crate::layout::Layout;
 use crate::plan::checkpoint::{solve_checkpointed, CheckpointError};
 use crate::row::{LayoutTotals, RowKind, TableRow};
-use crate::search::{bracket, count, solve, Bracket, Problem, SearchError, SearchOptions};
+use crate::search::{bracket, count, solve, Bracket, Phase, Problem, SearchError, SearchOptions};
 use crate::trace::{thread_cpu_seconds, ChildSplit, TaskIdentity, TaskKind};
 
 /// What the search of one board gives a table: the optimal layout, the counts when the table
@@ -67,6 +67,14 @@ pub fn estimated_cost(board: Board) -> usize {
     board.squares()
 }
 
+/// Told as the exact proof of a board starts, with the nodes it is estimated to take (see
+/// [`Phase::Proving`]), so that a caller can name the boards that will take long before they do.
+pub type ProofEstimate = Arc<dyn Fn(Board, f64) + Send + Sync>;
+
+/// Boards of fewer squares are not estimated for a [`ProofEstimate`]: the estimate costs tens of
+/// milliseconds, and the proofs there take seconds at most (γ(Q_14), 196 squares, 0.5 M nodes).
+pub const ESTIMATED_MIN_SQUARES: usize = 200;
+
 /// Computes the boards of a table, searching each board or its transpose only once: one after the
 /// other, each on all threads of the current pool ([`TableRunner::compute`]), or all side by side
 /// ([`TableRunner::compute_side_by_side`]).
@@ -83,6 +91,7 @@ pub struct TableRunner {
     /// to start from.
     known: HashMap<Board, Bracket>,
     start_order: StartOrder,
+    proof_estimate: Option<ProofEstimate>,
 }
 
 /// The order in which [`TableRunner::compute_side_by_side`] starts its searches.
@@ -121,6 +130,7 @@ impl TableRunner {
             budget: None,
             known: HashMap::new(),
             start_order: StartOrder::default(),
+            proof_estimate: None,
         }
     }
 
@@ -128,6 +138,38 @@ impl TableRunner {
     /// [`RowKind::Bounds`]): see [`bracket`].
     pub fn set_budget(&mut self, budget: Duration) {
         self.budget = Some(budget);
+    }
+
+    /// Tell `listener` the estimated nodes of each exact proof as it starts (tables of the
+    /// optimum only, boards of at least [`ESTIMATED_MIN_SQUARES`] squares).
+    pub fn set_proof_estimate(&mut self, listener: ProofEstimate) {
+        self.proof_estimate = Some(listener);
+    }
+
+    /// `options` for the search of `searched`, with the proof's estimate told to the listener.
+    fn options_for(&self, searched: Board, options: SearchOptions) -> SearchOptions {
+        let listener = match &self.proof_estimate {
+            Some(l) if self.kind == RowKind::Optimum => l.clone(),
+            _ => return options,
+        };
+        if searched.squares() < ESTIMATED_MIN_SQUARES {
+            return options;
+        }
+        let earlier = options.phase.clone();
+        SearchOptions {
+            phase: Some(Arc::new(move |phase| {
+                if let Some(earlier) = &earlier {
+                    earlier(phase);
+                }
+                if let Phase::Proving {
+                    estimated_nodes, ..
+                } = phase
+                {
+                    listener(searched, estimated_nodes);
+                }
+            })),
+            ..options
+        }
     }
 
     /// Start side-by-side searches in this order (default: largest first).
@@ -172,7 +214,8 @@ impl TableRunner {
 
     /// The row for `board`: searched, or taken from its transpose if that was done before.
     pub fn compute(&mut self, board: Board) -> Result<TableRow, SearchError> {
-        let (problem, options, kind) = (self.problem, self.options.clone(), self.kind);
+        let (problem, kind) = (self.problem, self.kind);
+        let options = self.options_for(as_searched(board), self.options.clone());
         let known = self.known.get(&as_searched(board)).cloned();
         let budget = self.budget;
         self.compute_with(board, |searched| {
@@ -302,7 +345,7 @@ impl TableRunner {
         let span = self.options.trace.as_ref().map(|t| t.begin());
         let options = SearchOptions {
             trace_parent: span.as_ref().map(|s| s.id),
-            ..self.options.clone()
+            ..self.options_for(searched, self.options.clone())
         };
         let search_cpu = thread_cpu_seconds();
         let started = Instant::now();

@@ -340,6 +340,7 @@ fn every_row_is_a_row_of_its_kind() {
 
 #[test]
 fn an_exact_table_is_taken_over_by_a_table_with_bounds() {
+    // Written by `table` or merged from a plan of a table.
     let dir = TempDir::new().unwrap();
     let run = |args: &[&str]| {
         let out = queendom()
@@ -364,6 +365,35 @@ fn an_exact_table_is_taken_over_by_a_table_with_bounds() {
         let key = (f[0].parse().unwrap(), f[1].parse().unwrap());
         assert_eq!(rows[&key], (value, value, value, "proven".to_string()));
     }
+    // So is the table a plan of a table merges (`plan --rows --cols`): a table with bounds goes
+    // on from it as from a table of `table`.
+    run(&[
+        "plan", "--rows", "1-4", "--cols", "3-5", "--parts", "4", "-o", "run",
+    ]);
+    run(&["work", "run", "--next", "--until-done", "-j", "1"]);
+    run(&["merge", "run", "-o", "merged.csv"]);
+    let merged = read(&dir.path().join("merged.csv"));
+    let said = run(&[
+        "table",
+        "--rows",
+        "1-5",
+        "--cols",
+        "3-5",
+        "--budget",
+        "1m",
+        "-o",
+        "merged.csv",
+    ]);
+    assert!(said.contains("kept as proven rows"), "{said}");
+    let rows = bounds_rows(&read(&dir.path().join("merged.csv")));
+    assert_eq!(rows.len(), 15);
+    assert_eq!(merged.lines().count(), 1 + 12);
+    for line in merged.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let value: usize = f[2].parse().unwrap();
+        let key = (f[0].parse().unwrap(), f[1].parse().unwrap());
+        assert_eq!(rows[&key], (value, value, value, "proven".to_string()));
+    }
     // A count table is not: its counts would be lost.
     run(&[
         "table", "--rows", "1-2", "--cols", "2", "--count", "-o", "c.csv",
@@ -377,4 +407,63 @@ fn an_exact_table_is_taken_over_by_a_table_with_bounds() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("drop --budget"));
+}
+
+#[test]
+fn an_exact_table_names_a_board_whose_proof_is_estimated_past_an_hour() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    use std::sync::mpsc;
+    // 24×24 from a start of 13 queens (γ(Q_24) = 13, the layout of results/): the proof that 12
+    // fail is tens of CPU hours. The table says so as the proof starts, and is then stopped.
+    let shipped = read(&Path::new(ROOT).join("results/domination-1-32.csv"));
+    let layout = shipped
+        .lines()
+        .find_map(|l| l.strip_prefix("24,24,13,"))
+        .and_then(|rest| rest.split(',').next())
+        .expect("results/domination-1-32.csv has a layout of 13 queens for 24x24")
+        .to_string();
+    let dir = TempDir::new().unwrap();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("queendom"))
+        .args(["table", "--rows", "24", "--cols", "24", "-j", "1"])
+        .args(["--start", &layout, "-o", "t.csv"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (lines, received) = mpsc::channel();
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let warning = loop {
+        match received.recv_timeout(Duration::from_secs(300)) {
+            Ok(line) if line.contains("24x24: its proof is estimated at") => break line,
+            Ok(_) => continue,
+            Err(e) => {
+                child.kill().unwrap();
+                panic!("no estimate named 24x24: {e}");
+            }
+        }
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(warning.starts_with("queendom: 24x24: "), "{warning}");
+    assert!(
+        warning.contains("--budget TIME") && warning.contains("queendom plan"),
+        "{warning}"
+    );
+    let hours: f64 = warning
+        .split("about ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|h| h.parse().ok())
+        .unwrap_or_else(|| panic!("no hours in {warning}"));
+    assert!(hours > 1.0, "{warning}");
 }
