@@ -497,9 +497,6 @@ impl<'a> Heatmap<'a> {
             &subtitle,
         );
         out.push_str("</g>\n");
-        if self.has_bounds() {
-            write_hatches(&mut out);
-        }
 
         for panel in &panels {
             self.write_panel(&mut out, panel, named, &rows, &cols, &sizes);
@@ -884,37 +881,41 @@ enum LegendMark {
     Missing,
 }
 
-/// The hatches of bounded cells, one dark and one light, so that one of them shows on any cell
-/// colour (as with the i > γ mark); drawn once per picture and laid over the cells.
-fn write_hatches(out: &mut String) {
-    out.push_str("<defs>\n");
-    for (id, colour) in [("hatch-dark", MARK_DARK), ("hatch-light", MARK_LIGHT)] {
-        let _ = writeln!(
-            out,
-            r#"<pattern id="{id}" width="{HATCH_STEP}" height="{HATCH_STEP}" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="{HATCH_LINE}" height="{HATCH_STEP}" fill="{}" fill-opacity="0.45"/></pattern>"#,
-            colour.hex()
-        );
-    }
-    out.push_str("</defs>\n");
-}
-
 /// The distance between the hatch's diagonals and their width, in pixels.
 const HATCH_STEP: f64 = 6.0;
 const HATCH_LINE: f64 = 1.5;
 
-/// The hatch over a bounded cell of `colour` (its top-left corner at `x`, `y`).
+/// The hatch over a bounded cell of `colour` (its top-left corner at `x`, `y`): diagonals a
+/// little darker than a light cell or lighter than a dark one. Drawn as lines of one opaque
+/// colour, not as a pattern with transparency, so that the PDF (plain colours only) shows it as
+/// the SVG and the PNG do.
 fn hatch(out: &mut String, x: f64, y: f64, cell: f64, colour: Rgb) {
-    let id = if colour.is_light() {
-        "hatch-dark"
+    let ink = if colour.is_light() {
+        colour.mix(MARK_DARK, 0.4)
     } else {
-        "hatch-light"
+        colour.mix(MARK_LIGHT, 0.4)
     };
+    // Inside the cell's white outline, which stays whole.
+    let (x, y, cell) = (x + 1.0, y + 1.0, cell - 2.0);
+    let mut d = String::new();
+    let mut k = HATCH_STEP / 2.0;
+    while k < 2.0 * cell {
+        // The diagonal u + v = k of the cell, from its lower-left end to its upper-right one.
+        let (u0, u1) = ((k - cell).max(0.0), k.min(cell));
+        let _ = write!(
+            d,
+            "M{} {}L{} {}",
+            num(x + u0),
+            num(y + k - u0),
+            num(x + u1),
+            num(y + k - u1)
+        );
+        k += HATCH_STEP;
+    }
     let _ = writeln!(
         out,
-        r##"<rect class="hatch" x="{}" y="{}" width="{c}" height="{c}" fill="url(#{id})" pointer-events="none"/>"##,
-        num(x),
-        num(y),
-        c = num(cell),
+        r#"<path class="hatch" d="{d}" stroke="{}" stroke-width="{HATCH_LINE}" fill="none"/>"#,
+        ink.hex(),
     );
 }
 
