@@ -230,8 +230,14 @@ pub trait Row {
     fn kind(&self) -> RowKind;
     /// The row's value in `column`, one of its kind's columns.
     fn cell(&self, column: Column) -> Cell;
-    /// The number a grid cell or a b-file line shows (queens, or N-queens solutions).
+    /// The number a grid cell or a b-file line shows (queens, or N-queens solutions); in a row
+    /// of bounds, the upper bound (see [`Row::lower`]).
     fn value(&self) -> u64;
+    /// The proven lower bound on the row's number: the number itself, except in a row of bounds
+    /// that do not meet (which is not [`Row::is_final`]).
+    fn lower(&self) -> u64 {
+        self.value()
+    }
     /// The digest of the row's value columns.
     fn digest(&self) -> String {
         let values: Vec<(Column, String)> = self
@@ -275,6 +281,10 @@ impl Row for TableRow {
 
     fn value(&self) -> u64 {
         self.queens() as u64
+    }
+
+    fn lower(&self) -> u64 {
+        self.lower_bound() as u64
     }
 
     fn transpose_values(&self) -> Vec<u64> {

@@ -1,6 +1,8 @@
 //! The grid: the numbers as a matrix, one line per row count N and one column per column count M,
 //! as tables of domination numbers are printed in papers. It is CSV, so a spreadsheet opens it;
-//! the corner cell names the problem. Nothing is written before the last row is in.
+//! the corner cell names the problem. A board with bounds only (`table --budget`) reads
+//! `LOWER..UPPER`, such as `13..14`, which no spreadsheet takes for a number or a date. Nothing is
+//! written before the last row is in.
 
 use std::collections::HashMap;
 
@@ -11,7 +13,8 @@ pub struct GridExport {
     subject: Subject,
     rows: Vec<usize>,
     cols: Vec<usize>,
-    queens: HashMap<(usize, usize), u64>,
+    /// Each board's lower bound and number (equal unless the row has bounds only).
+    queens: HashMap<(usize, usize), (u64, u64)>,
 }
 
 impl GridExport {
@@ -39,7 +42,7 @@ impl Export for GridExport {
     fn row(&mut self, row: &dyn Row) -> Result<Vec<u8>, ExportError> {
         let board = row.board();
         self.queens
-            .insert((board.rows(), board.cols()), row.value());
+            .insert((board.rows(), board.cols()), (row.lower(), row.value()));
         Ok(Vec::new())
     }
 
@@ -65,7 +68,13 @@ impl GridExport {
             line.extend(self.cols.iter().map(|&c| {
                 self.queens
                     .get(&(r, c))
-                    .map_or(String::new(), |q| q.to_string())
+                    .map_or(String::new(), |&(lower, value)| {
+                        if lower == value {
+                            value.to_string()
+                        } else {
+                            format!("{lower}..{value}")
+                        }
+                    })
             }));
             out.push(line);
         }

@@ -344,9 +344,14 @@ mod tests {
             unique: None,
             ..square.clone()
         };
+        let bounded = TableRow {
+            lower: Some(1),
+            ..optimum.clone()
+        };
         vec![
             (Box::new(optimum), Problem::Domination.into()),
             (Box::new(counted), Problem::Domination.into()),
+            (Box::new(bounded), Problem::Domination.into()),
             (Box::new(square), Subject::NQueens),
             (Box::new(rectangle), Subject::NQueens),
         ]
@@ -385,7 +390,7 @@ mod tests {
 
     #[test]
     fn n_queens_tables_name_their_subject() {
-        let (row, _) = rows_of_every_kind().remove(2);
+        let (row, _) = rows_of_every_kind().remove(3);
         let mut grid = Format::Grid.exporter(RowKind::NQueens, Subject::NQueens, &[4], &[4]);
         grid.row(row.as_ref()).unwrap();
         let text = String::from_utf8(grid.footer().unwrap()).unwrap();
@@ -415,5 +420,111 @@ mod tests {
         let mixed = [Board::new(3, 3).unwrap(), Board::new(3, 4).unwrap()];
         assert!(Format::Bfile.accepts(&mixed).is_err());
         assert_eq!(Format::Csv.accepts(&mixed), Ok(()));
+    }
+
+    /// Rows of the squares 1×1 to 4×4 on a table with bounds: 1×1 to 3×3 proven, 4×4 bounded
+    /// (its layout of 3 queens with the lower bound 2), as a budget too short for it leaves them.
+    fn squares_with_bounds() -> Vec<TableRow> {
+        let layouts = ["r1c1", "r1c1", "r2c2", "r1c1 r2c3 r4c2"];
+        (1..=4)
+            .map(|n| {
+                let board = Board::new(n, n).unwrap();
+                let layout = Layout::parse(board, layouts[n - 1]).unwrap();
+                let queens = layout.len();
+                TableRow {
+                    board,
+                    problem: Problem::Domination,
+                    layout,
+                    counts: None,
+                    lower: Some(if n == 4 { 2 } else { queens }),
+                    nodes: 1,
+                    seconds: 0.5,
+                    threads: 1,
+                }
+            })
+            .collect()
+    }
+
+    fn whole(format: Format, rows: &[TableRow]) -> Vec<u8> {
+        let sizes: Vec<usize> = rows.iter().map(|r| r.board.rows()).collect();
+        let mut export = format.exporter(RowKind::Bounds, Problem::Domination, &sizes, &sizes);
+        let mut bytes = export.header().unwrap();
+        for row in rows {
+            bytes.extend(export.row(row).unwrap());
+        }
+        bytes.extend(export.footer().unwrap());
+        bytes
+    }
+
+    #[test]
+    fn the_grid_shows_bounds_as_lower_dot_dot_upper() {
+        let text = String::from_utf8(whole(Format::Grid, &squares_with_bounds())).unwrap();
+        let last = text.lines().last().unwrap();
+        assert_eq!(last, "4,,,,2..3");
+        assert_eq!(text.lines().nth(3).unwrap(), "3,,,1,");
+    }
+
+    #[test]
+    fn a_bfile_stops_before_the_first_term_that_is_not_proven() {
+        let mut rows = squares_with_bounds();
+        let text = String::from_utf8(whole(Format::Bfile, &rows)).unwrap();
+        assert_eq!(
+            text,
+            "# n queen domination number gamma(Q_n), by queendom\n\
+             # stops before n = 4: only the bounds 2..3 are proven there\n\
+             1 1\n2 1\n3 1\n"
+        );
+        // A proven term after a bounded one is left out too: the terms must follow one another.
+        rows.swap(1, 3);
+        let text = String::from_utf8(whole(Format::Bfile, &rows)).unwrap();
+        assert!(
+            text.ends_with("bounds 2..3 are proven there\n1 1\n"),
+            "{text}"
+        );
+        // Every term proven: no comment about bounds.
+        rows.remove(1);
+        let text = String::from_utf8(whole(Format::Bfile, &rows)).unwrap();
+        assert_eq!(text.lines().count(), 4, "{text}");
+        assert!(!text.contains("stops"), "{text}");
+    }
+
+    #[test]
+    fn markdown_and_json_carry_the_bounds_and_the_status() {
+        let rows = squares_with_bounds();
+        let markdown = String::from_utf8(whole(Format::Markdown, &rows)).unwrap();
+        let header = markdown.lines().next().unwrap();
+        assert!(header.contains("| lower | upper | status |"), "{header}");
+        let last = markdown.lines().last().unwrap();
+        assert!(last.contains("| domination | 2 | 3 | bounds |"), "{last}");
+        let json = String::from_utf8(whole(Format::Json, &rows)).unwrap();
+        let last: serde_json::Value = serde_json::from_str(json.lines().last().unwrap()).unwrap();
+        assert_eq!(last["lower"], 2);
+        assert_eq!(last["upper"], 3);
+        assert_eq!(last["status"], "bounds");
+        let first: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+        assert_eq!(first["status"], "proven");
+    }
+
+    #[test]
+    fn a_workbook_has_the_bounds_as_numbers() {
+        use calamine::{Data, Reader, Xlsx};
+        let bytes = whole(Format::Xlsx, &squares_with_bounds());
+        let mut book = Xlsx::new(std::io::Cursor::new(bytes)).unwrap();
+        let rows = book.worksheet_range("rows").unwrap();
+        let names: Vec<String> = (0..12)
+            .map(|c| rows.get((0, c)).unwrap().to_string())
+            .collect();
+        let at = |name: &str| names.iter().position(|n| n == name).unwrap();
+        let bounded = 4;
+        assert_eq!(rows.get((bounded, at("lower"))), Some(&Data::Float(2.0)));
+        assert_eq!(rows.get((bounded, at("upper"))), Some(&Data::Float(3.0)));
+        assert_eq!(
+            rows.get((bounded, at("status"))),
+            Some(&Data::String("bounds".into()))
+        );
+        assert_eq!(rows.get((1, at("lower"))), Some(&Data::Float(1.0)));
+        let grid = book.worksheet_range("grid").unwrap();
+        assert_eq!(grid.get((4, 4)), Some(&Data::String("2..3".into())));
+        assert_eq!(grid.get((3, 3)), Some(&Data::Float(1.0)));
     }
 }

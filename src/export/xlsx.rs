@@ -1,6 +1,8 @@
 //! XLSX: a real workbook, so that a spreadsheet gets numbers as numbers and layouts and digests as
 //! text without guessing. Sheet `rows` has the CSV columns, sheet `grid` the grid; both have their
-//! headers frozen. A whole-table format: the workbook is built once every row is in.
+//! headers frozen. A whole-table format: the workbook is built once every row is in. A board with
+//! bounds only has them as numbers in the rows sheet (lower, upper) and as the text `13..14` in
+//! the grid sheet.
 
 use rust_xlsxwriter::{Format as CellFormat, Workbook, Worksheet, XlsxError};
 
@@ -74,14 +76,17 @@ impl XlsxExport {
                     sheet.write_string_with_format(r, c, text, &bold)?;
                 } else if text.is_empty() {
                     // A board that is not in the table: an empty cell.
-                } else {
-                    // Every other cell of the grid is a number: a size or a number of queens.
-                    let n: f64 = text.parse().expect("grid cells are numbers");
+                } else if let Ok(n) = text.parse::<f64>() {
+                    // A size or a number of queens.
                     if r == 0 || c == 0 {
                         sheet.write_number_with_format(r, c, n, &bold)?;
                     } else {
                         sheet.write_number(r, c, n)?;
                     }
+                } else {
+                    // Bounds only, `13..14`: text, as the grid writes it (the rows sheet has
+                    // both bounds as numbers).
+                    sheet.write_string(r, c, text)?;
                 }
             }
         }

@@ -9,7 +9,7 @@ use thiserror::Error;
 use super::palette::{oklch, Scale};
 use super::png::svg_to_png;
 use super::svg::{self, num, text, Anchor, Rgb};
-use super::table_file::PlotTable;
+use super::table_file::{Known, PlotTable};
 use super::{board_anchor, PictureError};
 use crate::board::Board;
 use crate::error::{ErrorKind, Kind};
@@ -37,7 +37,7 @@ pub struct Tables {
 pub enum TablesError {
     #[error("both tables are of {0}: give one domination and one independent-domination table")]
     SameProblem(Problem),
-    #[error("board {board} has i = {independent} below γ = {gamma}, which cannot be: the γ table's layout is not minimal")]
+    #[error("board {board} has i ≤ {independent} below γ ≥ {gamma}, which cannot be: the γ table claims too much (its layout is not minimal, or its lower bound is wrong)")]
     IndependentBelowGamma {
         board: Board,
         gamma: usize,
@@ -63,13 +63,15 @@ impl Tables {
             *slot = Some(table);
         }
         if let (Some(g), Some(i)) = (&tables.gamma, &tables.independent) {
-            for (&board, layout) in &g.layouts {
-                if let Some(independent) = i.value(board) {
-                    if independent < layout.len() {
+            for &board in g.layouts.keys() {
+                // i ≥ γ: an independent layout (which dominates) below γ's proven lower bound
+                // refutes that bound.
+                if let (Some(gamma), Some(independent)) = (g.known(board), i.known(board)) {
+                    if independent.upper < gamma.lower {
                         return Err(TablesError::IndependentBelowGamma {
                             board,
-                            gamma: layout.len(),
-                            independent,
+                            gamma: gamma.lower,
+                            independent: independent.upper,
                         });
                     }
                 }
@@ -83,15 +85,20 @@ impl Tables {
         self.gamma.iter().chain(self.independent.iter())
     }
 
-    /// Whether `board` is in both tables with i > γ.
+    /// Whether `board` is in both tables with i > γ proven: i's lower bound above γ's layout.
     pub fn independent_above_gamma(&self, board: Board) -> bool {
         match (&self.gamma, &self.independent) {
             (Some(g), Some(i)) => matches!(
-                (g.value(board), i.value(board)),
-                (Some(g), Some(i)) if i > g
+                (g.known(board), i.known(board)),
+                (Some(g), Some(i)) if i.lower > g.upper
             ),
             _ => false,
         }
+    }
+
+    /// Whether a board of either table has only bounds.
+    pub fn has_bounds(&self) -> bool {
+        self.iter().any(|t| t.bounded() > 0)
     }
 
     /// Every board of either table, by rows then columns.
@@ -121,14 +128,17 @@ impl Tables {
         sizes
     }
 
-    /// i − γ on `board`, if it is in both tables.
-    pub fn difference(&self, board: Board) -> Option<usize> {
-        let g = self.gamma.as_ref()?.value(board)?;
-        let i = self.independent.as_ref()?.value(board)?;
-        Some(i - g)
+    /// i − γ on `board`, if it is in both tables: exact when both are, else its bounds.
+    pub fn difference(&self, board: Board) -> Option<Known> {
+        let g = self.gamma.as_ref()?.known(board)?;
+        let i = self.independent.as_ref()?.known(board)?;
+        Some(Known {
+            lower: i.lower.saturating_sub(g.upper),
+            upper: i.upper.saturating_sub(g.lower),
+        })
     }
 
-    /// The largest number in either table.
+    /// The largest number (or upper bound) in either table.
     fn max_value(&self) -> usize {
         self.iter()
             .flat_map(|t| t.layouts.values().map(Layout::len))
@@ -216,8 +226,13 @@ struct Panel<'a> {
 struct CellSizes {
     cell: f64,
     value: f64,
+    /// The text of a bounded cell: two two-digit numbers and a dash fill most of the cell.
+    bounds: f64,
     axis: f64,
 }
+
+/// How wide `13–14` is in DejaVu Sans, in em: four digits of 0.636 and an en dash of 0.5.
+const BOUNDS_EM: f64 = 4.0 * 0.636 + 0.5;
 
 fn plural(count: usize, what: &str) -> String {
     if count == 1 {
@@ -256,12 +271,18 @@ impl<'a> Heatmap<'a> {
     /// compared cell by cell. Every value must lie on it.
     pub fn scale(mut self, scale: Scale) -> Result<Heatmap<'a>, HeatmapError> {
         for table in self.tables.iter() {
-            for (&board, layout) in &table.layouts {
-                if !scale.contains(layout.len()) {
+            for &board in table.layouts.keys() {
+                let known = table.known(board).expect("a board of the table");
+                // A bounded cell takes the lower bound's colour; both bounds must be on the
+                // scale for its key to explain them.
+                if let Some(value) = [known.lower, known.upper]
+                    .into_iter()
+                    .find(|&v| !scale.contains(v))
+                {
                     return Err(HeatmapError::OutsideScale {
                         symbol: table.problem.symbol(),
                         board,
-                        value: layout.len(),
+                        value,
                         scale,
                     });
                 }
@@ -292,6 +313,11 @@ impl<'a> Heatmap<'a> {
         }
     }
 
+    /// Whether any cell drawn has only bounds (a table's, or i − γ's when one of them has).
+    fn has_bounds(&self) -> bool {
+        self.tables.has_bounds()
+    }
+
     fn kinds(&self) -> Vec<PanelKind<'a>> {
         let mut kinds: Vec<PanelKind> = self.tables.iter().map(PanelKind::Table).collect();
         if self.difference {
@@ -313,10 +339,32 @@ impl<'a> Heatmap<'a> {
         }
     }
 
+    /// How many cells of a panel have only bounds.
+    fn bounded(&self, kind: PanelKind) -> usize {
+        match kind {
+            PanelKind::Table(t) => t.bounded(),
+            PanelKind::Difference => self
+                .tables
+                .boards()
+                .into_iter()
+                .filter(|&b| self.tables.difference(b).is_some_and(|d| !d.is_proven()))
+                .count(),
+        }
+    }
+
     fn subtitle(&self, panels: usize) -> String {
         if panels == 1 {
             let boards = self.tables.boards().len();
-            format!("rows N down, columns M across; {}", plural(boards, "board"))
+            let bounded = self.tables.iter().map(PlotTable::bounded).sum::<usize>();
+            let bounds = if bounded > 0 {
+                format!(", {bounded} of them with bounds only")
+            } else {
+                String::new()
+            };
+            format!(
+                "rows N down, columns M across; {}{bounds}",
+                plural(boards, "board")
+            )
         } else {
             "rows N down, columns M across".to_string()
         }
@@ -329,10 +377,14 @@ impl<'a> Heatmap<'a> {
         let rows = self.tables.row_sizes();
         let cols = self.tables.col_sizes();
         let longest = rows.len().max(cols.len()).max(1) as f64;
-        let cell = (520.0 / longest).round().clamp(24.0, 44.0);
+        // A bounded cell reads `13–14`, five characters: its cells are a little larger, so that
+        // they stay readable on a 32×32 table.
+        let least = if self.has_bounds() { 30.0 } else { 24.0 };
+        let cell = (520.0 / longest).round().clamp(least, 44.0);
         let sizes = CellSizes {
             cell,
             value: (cell * 0.42).round(),
+            bounds: (cell * 0.88 / BOUNDS_EM).min((cell * 0.42).round()),
             axis: (cell * 0.36).clamp(10.0, 14.0),
         };
         let row_label_width = svg::text_width("32", sizes.axis) + 10.0;
@@ -349,7 +401,10 @@ impl<'a> Heatmap<'a> {
         let mut panels = Vec::new();
         let (mut x, mut y) = (PAD, top);
         for kind in kinds.iter().copied() {
-            let count = plural(self.count(kind), "board");
+            let count = match self.bounded(kind) {
+                0 => plural(self.count(kind), "board"),
+                bounded => format!("{} ({bounded} bounded)", plural(self.count(kind), "board")),
+            };
             let name = match kind {
                 PanelKind::Table(t) => format!("{}(N×M) · {count}", t.problem.symbol()),
                 PanelKind::Difference => format!("i − γ · {count}"),
@@ -535,19 +590,20 @@ impl<'a> Heatmap<'a> {
         sizes: &CellSizes,
     ) {
         let cell = sizes.cell;
-        let (value, colour, name) = match kind {
+        // A bounded cell takes its lower bound's colour: the number is at least that.
+        let (known, colour, name) = match kind {
             PanelKind::Table(t) => {
-                let value = t.value(board);
+                let known = t.known(board);
                 let name = t.problem.symbol();
-                (value, value.map(|v| self.scale.colour(v)), name)
+                (known, known.map(|k| self.scale.colour(k.lower)), name)
             }
             PanelKind::Difference => {
-                let value = self.tables.difference(board);
-                (value, value.map(difference_colour), "i − γ")
+                let known = self.tables.difference(board);
+                (known, known.map(|k| difference_colour(k.lower)), "i − γ")
             }
         };
         let board_name = format!("{}×{}", board.rows(), board.cols());
-        let (Some(value), Some(colour)) = (value, colour) else {
+        let (Some(known), Some(colour)) = (known, colour) else {
             let _ = writeln!(
                 out,
                 r#"<rect class="cell missing" data-board="{board}" x="{}" y="{}" width="{c}" height="{c}" fill="{}" stroke="{GRID_LINE}"><title>{name}({board_name}): not computed</title></rect>"#,
@@ -570,13 +626,30 @@ impl<'a> Heatmap<'a> {
         if link {
             let _ = writeln!(out, r##"<a href="#{}">"##, board_anchor(board));
         }
-        let title = match kind {
-            PanelKind::Table(_) => format!("{name}({board_name}) = {value}"),
-            PanelKind::Difference => format!("i({board_name}) − γ({board_name}) = {value}"),
+        let shown = known.text();
+        let value = match kind {
+            PanelKind::Table(_) => format!("{name}({board_name})"),
+            PanelKind::Difference => format!("i({board_name}) − γ({board_name})"),
+        };
+        let (class, data, title) = if known.is_proven() {
+            (
+                "cell",
+                format!(r#"data-value="{shown}""#),
+                format!("{value} = {shown}"),
+            )
+        } else {
+            (
+                "cell bounds",
+                format!(
+                    r#"data-lower="{}" data-upper="{}""#,
+                    known.lower, known.upper
+                ),
+                format!("{value}: bounds {shown}, not proven"),
+            )
         };
         let _ = writeln!(
             out,
-            r#"<rect class="cell" data-board="{board}" data-value="{value}" x="{}" y="{}" width="{c}" height="{c}" fill="{}" stroke="{GRID_LINE}"><title>{title}</title></rect>"#,
+            r#"<rect class="{class}" data-board="{board}" {data} x="{}" y="{}" width="{c}" height="{c}" fill="{}" stroke="{GRID_LINE}"><title>{title}</title></rect>"#,
             num(x),
             num(y),
             colour.hex(),
@@ -587,17 +660,43 @@ impl<'a> Heatmap<'a> {
         } else {
             "#ffffff"
         };
-        text(
-            out,
-            x + cell / 2.0,
-            y + cell / 2.0,
-            sizes.value,
-            Anchor::Middle,
-            ink,
-            &value.to_string(),
-        );
+        if known.is_proven() {
+            text(
+                out,
+                x + cell / 2.0,
+                y + cell / 2.0,
+                sizes.value,
+                Anchor::Middle,
+                ink,
+                &shown,
+            );
+        } else {
+            hatch(out, x, y, cell, colour);
+            // The text sits on a clear band of the cell's colour: the hatch shows above and
+            // below it, and no diagonal runs through the digits.
+            let band = (sizes.bounds * 1.35).round();
+            let _ = writeln!(
+                out,
+                r#"<rect class="bounds-band" x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
+                num(x + 1.0),
+                num(y + (cell - band) / 2.0),
+                num(cell - 2.0),
+                num(band),
+                colour.hex(),
+            );
+            text(
+                out,
+                x + cell / 2.0,
+                y + cell / 2.0,
+                sizes.bounds,
+                Anchor::Middle,
+                ink,
+                &shown,
+            );
+        }
         if let PanelKind::Table(_) = kind {
-            if value == known_lower_bound(board) {
+            // Only a proven number can equal the bound: bounds say nothing of the kind.
+            if known.is_proven() && known.upper == known_lower_bound(board) {
                 bound_dot(
                     out,
                     x + cell * 0.17,
@@ -626,6 +725,7 @@ impl<'a> Heatmap<'a> {
                 .boards()
                 .into_iter()
                 .filter_map(|b| self.tables.difference(b))
+                .map(|d| d.upper)
                 .max()
                 .unwrap_or(0)
                 .max(2);
@@ -642,6 +742,12 @@ impl<'a> Heatmap<'a> {
         )];
         if self.tables.gamma.is_some() && self.tables.independent.is_some() {
             items.push((LegendMark::OddFrame, "i > γ on this board".to_string()));
+        }
+        if self.has_bounds() {
+            items.push((
+                LegendMark::Bounds,
+                "bounds: lower–upper, not proven (coloured as the lower)".to_string(),
+            ));
         }
         let cells = self.tables.row_sizes().len() * self.tables.col_sizes().len();
         let missing = self
@@ -737,6 +843,7 @@ impl<'a> Heatmap<'a> {
                     LEGEND_BOX * 0.1,
                 ),
                 LegendMark::OddFrame => odd_mark(out, PAD, y, LEGEND_BOX),
+                LegendMark::Bounds => hatch(out, PAD, y, LEGEND_BOX, fill),
                 LegendMark::Missing => {
                     let _ = writeln!(
                         out,
@@ -770,7 +877,46 @@ impl<'a> Heatmap<'a> {
 enum LegendMark {
     BoundDot,
     OddFrame,
+    Bounds,
     Missing,
+}
+
+/// The distance between the hatch's diagonals and their width, in pixels.
+const HATCH_STEP: f64 = 6.0;
+const HATCH_LINE: f64 = 1.5;
+
+/// The hatch over a bounded cell of `colour` (its top-left corner at `x`, `y`): diagonals a
+/// little darker than a light cell or lighter than a dark one. Drawn as lines of one opaque
+/// colour, not as a pattern with transparency, so that the PDF (plain colours only) shows it as
+/// the SVG and the PNG do.
+fn hatch(out: &mut String, x: f64, y: f64, cell: f64, colour: Rgb) {
+    let ink = if colour.is_light() {
+        colour.mix(MARK_DARK, 0.4)
+    } else {
+        colour.mix(MARK_LIGHT, 0.4)
+    };
+    // Inside the cell's white outline, which stays whole.
+    let (x, y, cell) = (x + 1.0, y + 1.0, cell - 2.0);
+    let mut d = String::new();
+    let mut k = HATCH_STEP / 2.0;
+    while k < 2.0 * cell {
+        // The diagonal u + v = k of the cell, from its lower-left end to its upper-right one.
+        let (u0, u1) = ((k - cell).max(0.0), k.min(cell));
+        let _ = write!(
+            d,
+            "M{} {}L{} {}",
+            num(x + u0),
+            num(y + k - u0),
+            num(x + u1),
+            num(y + k - u1)
+        );
+        k += HATCH_STEP;
+    }
+    let _ = writeln!(
+        out,
+        r#"<path class="hatch" d="{d}" stroke="{}" stroke-width="{HATCH_LINE}" fill="none"/>"#,
+        ink.hex(),
+    );
 }
 
 fn bound_dot(out: &mut String, cx: f64, cy: f64, r: f64) {

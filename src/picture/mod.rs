@@ -22,7 +22,7 @@ pub use palette::{Scale, ScaleError};
 pub use pdf::svg_to_pdf;
 pub use png::{svg_to_png, svg_to_png_scaled, MAX_PNG_SCALE, PNG_SCALE};
 pub use report::Report;
-pub use table_file::{read_table, PlotTable, TableFileError};
+pub use table_file::{read_table, Known, PlotTable, TableFileError};
 
 /// Why a picture could not be made.
 #[derive(Debug, Error)]

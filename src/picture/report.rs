@@ -20,6 +20,7 @@ use super::board_anchor;
 use super::heatmap::{known_lower_bound, Heatmap, HeatmapError, Tables};
 use super::palette::Scale;
 use super::svg::{self, escape, num, text, Anchor};
+use super::table_file::Known;
 use crate::board::Board;
 use crate::layout::Layout;
 
@@ -155,6 +156,14 @@ impl<'a> Report<'a> {
              the left, as in the layout column. ● marks a number equal to the lower bound, like \
              the dots in the heatmap.</p>\n",
         );
+        if self.tables.has_bounds() {
+            out.push_str(
+                "<p>A board shown with bounds, such as <q>bounds 12–13 (layout of 13)</q>, is not \
+                 proven: its number is at least the lower bound (proven) and at most the queens \
+                 of its layout (drawn); its heatmap cell is hatched and coloured as the lower \
+                 bound.</p>\n",
+            );
+        }
         let diagrams: Vec<Diagram> = boards
             .iter()
             .flat_map(|&b| self.tables.iter().filter_map(move |t| t.layouts.get(&b)))
@@ -185,13 +194,20 @@ impl<'a> Report<'a> {
             });
             let met = table
                 .layouts
-                .iter()
-                .filter(|(&b, l)| l.len() == known_lower_bound(b))
+                .keys()
+                .filter(|&&b| table.value(b) == Some(known_lower_bound(b)))
                 .count();
+            let proven = match table.bounded() {
+                0 => "all proven".to_string(),
+                bounded => format!(
+                    "{} proven and {bounded} with bounds only",
+                    table.layouts.len() - bounded
+                ),
+            };
             let _ = writeln!(
                 out,
-                "<li>{}: {} boards{source}; on {met} of them {} equals the lower bound \
-                 min(N, M, ⌈(N+M−2)/4⌉).</li>",
+                "<li>{}: {} boards{source}, {proven}; on {met} of them {} is proven equal to \
+                 the lower bound min(N, M, ⌈(N+M−2)/4⌉).</li>",
                 escape(table.problem.name()),
                 table.layouts.len(),
                 table.problem.symbol(),
@@ -227,11 +243,17 @@ impl<'a> Report<'a> {
     fn write_board(&self, out: &mut String, board: Board) {
         let mut summary = format!("{}×{}", board.rows(), board.cols());
         for table in self.tables.iter() {
-            if let Some(value) = table.value(board) {
-                let _ = write!(summary, " · {} = {value}", table.problem.symbol());
-                if value == known_lower_bound(board) {
-                    summary.push_str(" <span class=\"bound\" title=\"the lower bound\">●</span>");
-                }
+            let Some(known) = table.known(board) else {
+                continue;
+            };
+            let _ = write!(
+                summary,
+                " · {} {}",
+                table.problem.symbol(),
+                known_text(known)
+            );
+            if known.is_proven() && known.upper == known_lower_bound(board) {
+                summary.push_str(" <span class=\"bound\" title=\"the lower bound\">●</span>");
             }
         }
         if self.tables.independent_above_gamma(board) {
@@ -247,14 +269,15 @@ impl<'a> Report<'a> {
             board_anchor(board)
         );
         for table in self.tables.iter() {
-            let Some(layout) = table.layouts.get(&board) else {
+            let (Some(layout), Some(known)) = (table.layouts.get(&board), table.known(board))
+            else {
                 continue;
             };
             let title = format!(
-                "{}({}) = {}",
+                "{}({}) {}",
                 table.problem.symbol(),
                 board_name(layout),
-                layout.len()
+                known_text(known)
             );
             let _ = writeln!(
                 out,
@@ -264,6 +287,16 @@ impl<'a> Report<'a> {
             );
         }
         out.push_str("</div>\n</details>\n");
+    }
+}
+
+/// What a board's summary and diagram say of its number: `= 13`, or `bounds 12–13 (layout of
+/// 13)` when only bounds are proven.
+fn known_text(known: Known) -> String {
+    if known.is_proven() {
+        format!("= {}", known.upper)
+    } else {
+        format!("bounds {} (layout of {})", known.text(), known.upper)
     }
 }
 

@@ -15,17 +15,73 @@ use crate::layout::Layout;
 use crate::row::{Column, RowKind};
 use crate::search::Problem;
 
+/// What a table knows of one board's number: the proven lower bound and the queens of the row's
+/// layout. They meet on a proven row; a row of bounds (`table --budget`) has the lower below.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Known {
+    pub lower: usize,
+    pub upper: usize,
+}
+
+impl Known {
+    /// A number that is proven.
+    pub fn exact(value: usize) -> Known {
+        Known {
+            lower: value,
+            upper: value,
+        }
+    }
+
+    pub fn is_proven(self) -> bool {
+        self.lower == self.upper
+    }
+
+    /// The number when proven (`13`), else the bounds with an en dash (`13–14`).
+    pub fn text(self) -> String {
+        if self.is_proven() {
+            self.upper.to_string()
+        } else {
+            format!("{}–{}", self.lower, self.upper)
+        }
+    }
+}
+
 /// One problem's numbers with their layouts, by board (ordered by rows, then columns).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlotTable {
     pub problem: Problem,
+    /// Every board's layout: the optimum of a proven row, the upper bound of a row of bounds.
     pub layouts: BTreeMap<Board, Layout>,
+    /// The proven lower bounds of the boards whose rows are bounds (below their layout's
+    /// queens); every other board's layout is optimal.
+    pub lower_bounds: BTreeMap<Board, usize>,
 }
 
 impl PlotTable {
-    /// The number of queens on `board`, if the table has it.
+    /// A table whose every layout is optimal.
+    pub fn exact(problem: Problem, layouts: BTreeMap<Board, Layout>) -> PlotTable {
+        PlotTable {
+            problem,
+            layouts,
+            lower_bounds: BTreeMap::new(),
+        }
+    }
+
+    /// What the table knows of `board`'s number, if the table has the board.
+    pub fn known(&self, board: Board) -> Option<Known> {
+        let upper = self.layouts.get(&board)?.len();
+        let lower = self.lower_bounds.get(&board).copied().unwrap_or(upper);
+        Some(Known { lower, upper })
+    }
+
+    /// The number of queens on `board` if the table has it proven (not for a row of bounds).
     pub fn value(&self, board: Board) -> Option<usize> {
-        self.layouts.get(&board).map(Layout::len)
+        self.known(board).filter(|k| k.is_proven()).map(|k| k.upper)
+    }
+
+    /// How many of the table's boards have only bounds.
+    pub fn bounded(&self) -> usize {
+        self.lower_bounds.len()
     }
 
     /// The row counts present, smallest first.
@@ -96,6 +152,8 @@ fn format_of(first_line: &str) -> Result<(Format, Vec<Column>), TableFileError> 
     if first.starts_with('{') {
         let kind = if first.contains("\"layouts\":") {
             RowKind::Count
+        } else if first.contains("\"lower\":") {
+            RowKind::Bounds
         } else {
             RowKind::Optimum
         };
@@ -128,6 +186,7 @@ pub fn read_table(contents: &[u8]) -> Result<PlotTable, TableFileError> {
     let mut problem: Option<(Problem, usize)> = None;
     let mut reader = RowReader::new(format, &columns);
     let mut layouts = BTreeMap::new();
+    let mut lower_bounds = BTreeMap::new();
     for (line, row_text) in lines {
         let fields = reader.fields(line, row_text.trim_end_matches('\r'))?;
         let found =
@@ -152,10 +211,18 @@ pub fn read_table(contents: &[u8]) -> Result<PlotTable, TableFileError> {
         }
         let board = reader.board(line, &fields)?;
         let layout = RowReader::layout(line, board, &fields, found)?;
+        // The row reader checked that the lower bound is at most the layout's queens.
+        if let Some(lower) = fields.lower.filter(|&lower| lower < layout.len()) {
+            lower_bounds.insert(board, lower);
+        }
         layouts.insert(board, layout);
     }
     match problem {
-        Some((problem, _)) => Ok(PlotTable { problem, layouts }),
+        Some((problem, _)) => Ok(PlotTable {
+            problem,
+            layouts,
+            lower_bounds,
+        }),
         None => Err(TableFileError::NoRows),
     }
 }
@@ -257,5 +324,53 @@ mod tests {
             read_table(cut.as_bytes()),
             Err(TableFileError::Line(LineError::BadRow { line: 10, .. }))
         ));
+    }
+
+    /// The 1-3 × 2-4 table as `table --budget` writes it, with every board of two or more queens
+    /// bounded one below its number (the layouts are still optimal, the bounds merely loose).
+    fn bounds_file(format: Format) -> Vec<u8> {
+        let rows = SizeList::parse("1-3").unwrap();
+        let cols = SizeList::parse("2-4").unwrap();
+        let problem = Problem::Domination;
+        let mut export = format.exporter(RowKind::Bounds, problem, rows.sizes(), cols.sizes());
+        let mut bytes = export.header().unwrap();
+        let mut runner = TableRunner::new(problem, SearchOptions::sequential(), 1);
+        for board in boards(&rows, &cols) {
+            let mut row = runner.compute(board).unwrap();
+            row.lower = Some(if row.queens() > 1 {
+                row.queens() - 1
+            } else {
+                1
+            });
+            bytes.extend(export.row(&row).unwrap());
+        }
+        bytes.extend(export.footer().unwrap());
+        bytes
+    }
+
+    #[test]
+    fn reads_the_bounds_of_a_table_with_bounds() {
+        for format in [Format::Csv, Format::Tsv, Format::Json] {
+            let table = read_table(&bounds_file(format)).unwrap();
+            assert_eq!(table.layouts.len(), 9, "{format}");
+            let board = |r, c| Board::new(r, c).unwrap();
+            // γ(2×4) = 2: bounded 1–2; γ(3×3) = 1: proven.
+            assert_eq!(table.known(board(2, 4)), Some(Known { lower: 1, upper: 2 }));
+            assert_eq!(table.value(board(2, 4)), None);
+            assert_eq!(table.known(board(3, 3)), Some(Known::exact(1)));
+            assert_eq!(table.value(board(3, 3)), Some(1));
+            let bounded: Vec<Board> = table.lower_bounds.keys().copied().collect();
+            assert_eq!(bounded, [board(2, 4), board(3, 4)], "{format}");
+            assert_eq!(table.bounded(), 2);
+        }
+        assert_eq!(
+            Known {
+                lower: 13,
+                upper: 14
+            }
+            .text(),
+            "13–14"
+        );
+        assert_eq!(Known::exact(13).text(), "13");
     }
 }

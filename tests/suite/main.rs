@@ -4,6 +4,7 @@
 
 mod common;
 
+mod bounded;
 mod budget;
 mod certify;
 mod cli;

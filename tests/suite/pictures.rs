@@ -5,8 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use queendom::picture::{
-    known_lower_bound, BoardPicture, Heatmap, HeatmapError, PlotTable, Report, Scale, Tables,
-    TablesError, PNG_SCALE,
+    known_lower_bound, BoardPicture, Heatmap, HeatmapError, Known, PlotTable, Report, Scale,
+    Tables, TablesError, PNG_SCALE,
 };
 use queendom::{solve, Board, Layout, Problem, SearchOptions, Square};
 use roxmltree::{Document, Node};
@@ -445,7 +445,7 @@ fn tables(rows: std::ops::RangeInclusive<usize>, cols: std::ops::RangeInclusive<
                 layouts.insert(board, layout);
             }
         }
-        PlotTable { problem, layouts }
+        PlotTable::exact(problem, layouts)
     };
     Tables::new(
         table(Problem::Domination),
@@ -472,7 +472,7 @@ fn one_by_one_meets_the_bound_like_every_one_queen_board() {
     assert_eq!(dots, 2 * 3, "every cell of both panels, and the legend's");
     let html = Report::new(&t).html();
     assert!(
-        html.contains("3 boards; on 3 of them"),
+        html.contains("3 boards, all proven; on 3 of them"),
         "the report counts 1×1 as meeting the bound"
     );
 }
@@ -818,7 +818,7 @@ fn the_difference_panel_shows_i_minus_gamma() {
             .collect();
         let board = Board::new(board[0], board[1]).unwrap();
         let shown: usize = cell.attribute("data-value").unwrap().parse().unwrap();
-        assert_eq!(Some(shown), t.difference(board));
+        assert_eq!(Some(Known::exact(shown)), t.difference(board));
         odd += usize::from(shown > 0);
     }
     assert_eq!(odd, 5, "4×4, 4×5, 5×4, 5×7, 6×6");
@@ -849,7 +849,7 @@ fn full_tables() -> Tables {
                 layouts.insert(board, Layout::new(board, queens));
             }
         }
-        PlotTable { problem, layouts }
+        PlotTable::exact(problem, layouts)
     };
     Tables::new(
         table(Problem::Domination),
@@ -895,4 +895,86 @@ fn the_report_prints_whole_pictures_and_open_boards() {
     }) {
         assert!(svg.attribute("viewBox").is_some());
     }
+}
+
+/// The cell of `board` in `panel` (its `<rect class="cell">`).
+fn cell_of<'a, 'i>(panel: &Node<'a, 'i>, board: Board) -> Node<'a, 'i> {
+    let name = format!("{}x{}", board.rows(), board.cols());
+    panel
+        .descendants()
+        .find(|n| has_class(n, "cell") && n.attribute("data-board") == Some(name.as_str()))
+        .unwrap_or_else(|| panic!("no cell of {name}"))
+}
+
+/// A table with bounds (issue 48): γ(6×6) = 3, given only as 2–3 (its optimal layout with a
+/// loose lower bound, as a budget too short to refute 2 queens would leave it).
+#[test]
+fn bounded_cells_show_their_bounds_hatched_and_without_the_bound_dot() {
+    let exact = tables(1..=6, 1..=7);
+    let board = Board::new(6, 6).unwrap();
+    assert_eq!(exact.gamma.as_ref().unwrap().value(board), Some(3));
+    assert_eq!(bound(6, 6), 3, "proven, the cell would carry the dot");
+    let mut gamma = exact.gamma.clone().unwrap();
+    gamma.lower_bounds.insert(board, 2);
+    let bounded = Tables::new(gamma, exact.independent.clone()).unwrap();
+
+    let dots = |t: &Tables| {
+        let svg = Heatmap::new(t).svg();
+        let doc = Document::parse(&svg).unwrap();
+        with_class(&doc, "bound-met").len()
+    };
+    assert_eq!(
+        dots(&bounded),
+        dots(&exact) - 1,
+        "no dot on the bounded cell"
+    );
+
+    let svg = Heatmap::new(&bounded).difference(true).unwrap().svg();
+    let doc = Document::parse(&svg).unwrap();
+    let panel = with_class(&doc, "domination")[0];
+    let cell = cell_of(&panel, board);
+    assert!(has_class(&cell, "bounds"));
+    assert_eq!(cell.attribute("data-value"), None);
+    assert_eq!(number(&cell, "data-lower"), 2.0);
+    assert_eq!(number(&cell, "data-upper"), 3.0);
+    // The lower bound's colour, as a proven 2 has.
+    assert_eq!(
+        cell.attribute("fill"),
+        Some(Scale::DEFAULT.colour(2).hex().as_str())
+    );
+    assert_eq!(with_class_in(&panel, "hatch"), 1);
+    assert_eq!(with_class_in(&panel, "bounds"), 1);
+    assert!(texts_in(&panel).contains(&"2–3".to_string()));
+    // i(6×6) = 4 and γ(6×6) in 2–3: i − γ in 1–2, and i > γ is still proven.
+    assert!(bounded.independent_above_gamma(board));
+    let difference = with_class(&doc, "difference")[0];
+    let cell = cell_of(&difference, board);
+    assert!(has_class(&cell, "bounds"));
+    assert!(texts_in(&difference).contains(&"1–2".to_string()));
+    assert_eq!(
+        with_class_in(&with_class(&doc, "independent-domination")[0], "hatch"),
+        0
+    );
+    // The legend explains the hatch, once.
+    let legend = with_class(&doc, "legend")[0];
+    assert_eq!(with_class_in(&legend, "hatch"), 1);
+    assert!(texts_in(&legend)
+        .iter()
+        .any(|t| t.starts_with("bounds: lower–upper, not proven")));
+    // An exact table has no hatch and no such legend entry.
+    let svg = Heatmap::new(&exact).svg();
+    assert!(!svg.contains("hatch") && !svg.contains("not proven"));
+    assert!(Heatmap::new(&bounded).png().is_ok());
+
+    let html = Report::new(&bounded).html();
+    assert!(
+        html.contains("6×6 · γ bounds 2–3 (layout of 3) · i = 4"),
+        "summary"
+    );
+    assert!(
+        html.contains("γ(6×6) bounds 2–3 (layout of 3)"),
+        "diagram title"
+    );
+    assert!(html.contains("42 boards, 41 proven and 1 with bounds only"));
+    assert!(!Report::new(&exact).html().contains("with bounds, such as"));
 }
