@@ -63,6 +63,8 @@ impl SpillSorter {
             self.width = record.len();
             // Bytes to records: two per value and four for the sort's index of the record.
             self.capacity = (self.capacity / (2 * self.width + 4)).max(1);
+            // Once, exactly: a growing buffer would hold its old and new copies at once.
+            self.buffer.reserve_exact(self.capacity * self.width);
         }
         assert_eq!(record.len(), self.width, "records have one width");
         self.buffer.extend_from_slice(record);
