@@ -31,6 +31,7 @@ pub fn error_kind(error: &(dyn Error + 'static)) -> Option<ErrorKind> {
         StartError,
         PartPathError,
         crate::check::CheckError,
+        crate::listing::ListingError,
         crate::nqueens_check::PlacementError,
         nqueens::NQueensError,
         problem::UnknownProblem,

@@ -16,6 +16,7 @@ pub mod error;
 pub mod export;
 pub mod kinds;
 pub mod layout;
+pub mod listing;
 pub mod nqueens;
 pub mod nqueens_check;
 pub mod picture;

@@ -37,6 +37,14 @@ impl<T> Searched<T> {
             Err(e) => Err(e.into()),
         }
     }
+
+    /// The answer turned into another, an interruption kept as it is.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Searched<U> {
+        match self {
+            Searched::Done(t) => Searched::Done(f(t)),
+            Searched::Interrupted(kept) => Searched::Interrupted(kept),
+        }
+    }
 }
 
 impl BoardLoop<'_> {

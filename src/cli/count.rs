@@ -1,16 +1,20 @@
 //! `queendom count 8x8 [-i] [--list | --classes]`: the minimum, the number of minimum layouts and
 //! of their classes under the board's symmetries; or every layout, or one per class.
 
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use queendom::listing::{CountListing, Listing, DEFAULT_BUFFER_BYTES};
 use queendom::picture::{ClassDrawing, ClassPictures, PictureKind};
 
 use queendom::search::{count, Counted, SearchOptions};
+use queendom::Layout;
 
 use queendom::Board;
 
 use super::boards::{BoardLoop, Searched};
-use super::destination::{check_whole, write_whole_to, Target};
+use super::destination::{check_stdout, check_whole, write_whole_to, Target};
 use super::progress::BoardProgress;
 use super::signals::Interrupt;
 use super::{print, usage, Failure, ProblemArgs, ThreadArgs};
@@ -45,6 +49,10 @@ pub struct CountArgs {
     /// With --classes: shade the squares of each class's picture by how many queens cover them.
     #[arg(long, requires = "classes")]
     coverage: bool,
+    /// Draw at most N pictures per board: a board whose classes would make more is refused
+    /// before anything is written (raise N to draw them all).
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    max_pictures: usize,
     /// Replace existing picture files.
     #[arg(long)]
     force: bool,
@@ -78,12 +86,50 @@ pub fn run(args: CountArgs) -> Result<(), Failure> {
         interrupt: &interrupt,
         threads: &args.threads,
     };
-    let keep = args.list || args.classes;
-    let search = |board, options: &SearchOptions, _: &BoardProgress| {
-        Searched::of(count(board, problem, keep, options))
+    let listing = if args.list {
+        Some(Listing::Layouts)
+    } else if args.classes {
+        Some(Listing::Classes)
+    } else {
+        None
     };
-    let report =
-        |board, counted: Counted, seconds| print_count(&args, &interrupt, board, &counted, seconds);
+    // Classes go to a listing that sorts them on disk as the search finds them, so that a count
+    // of millions of layouts holds a fixed buffer, not every layout. Its runs are anonymous files
+    // in $TMPDIR: count writes to standard output, which has no directory of its own.
+    let spill_dir = std::env::temp_dir();
+    let search = |board, options: &SearchOptions, _: &BoardProgress| {
+        let Some(listing) = listing else {
+            return Ok(Searched::of(count(board, problem, false, options))?.map(|c| (c, None)));
+        };
+        let sink = Arc::new(CountListing::new(
+            board,
+            listing,
+            &spill_dir,
+            DEFAULT_BUFFER_BYTES,
+            options.cancel.clone(),
+        ));
+        let options = SearchOptions {
+            class_sink: Some(sink.clone()),
+            ..options.clone()
+        };
+        let result = count(board, problem, true, &options);
+        drop(options);
+        if let Some(failure) = sink.take_failure() {
+            // The listing stopped the search: its failure, not an interruption.
+            return Err(Failure::Error(anyhow::Error::new(failure)));
+        }
+        Ok(Searched::of(result)?.map(|counted| (counted, Some(sink))))
+    };
+    let report = |board, (counted, listing): (Counted, Option<Arc<CountListing>>), seconds| {
+        print_count(
+            &args,
+            &interrupt,
+            board,
+            &counted,
+            listing.as_deref(),
+            seconds,
+        )
+    };
     board_loop.run(
         boards,
         &SearchOptions::for_threads(args.threads.count()),
@@ -92,20 +138,88 @@ pub fn run(args: CountArgs) -> Result<(), Failure> {
     )
 }
 
-/// Print one board's count (and its layouts or classes), and draw its classes.
+/// Print one board's count (and its layouts or classes, streamed from the listing), and draw its
+/// classes.
 fn print_count(
     args: &CountArgs,
     interrupt: &Interrupt,
     board: Board,
     counted: &Counted,
+    listing: Option<&CountListing>,
     seconds: f64,
 ) -> Result<(), Failure> {
-    let threads = args.threads.count();
-    let text = counted.report(board, args.list, args.classes, seconds, threads)?;
-    if args.classes {
-        draw_classes(args, interrupt, board, counted)?;
+    let summary = counted.summary(board, seconds, args.threads.count());
+    let Some(listing) = listing else {
+        return print(&summary);
+    };
+    let kinds = picture_kinds(args);
+    if kinds.is_empty() {
+        check_stdout()?;
+        let stdout = std::io::stdout();
+        let mut out = BufWriter::new(stdout.lock());
+        write_listing(interrupt, board, counted, listing, &mut out, &mut |_, _| {})?;
+        let written = out.write_all(summary.as_bytes()).and_then(|()| out.flush());
+        return written.map_err(Failure::from);
     }
-    print(&text)
+    // Pictures: refused before anything is written if there would be too many; else the classes
+    // (at most --max-pictures of them) are kept to draw, and the text printed after the pictures,
+    // as when nothing is drawn it is printed whole.
+    let pictures: usize = kinds
+        .iter()
+        .map(|(_, kind)| counted.classes as usize + usize::from(*kind != PictureKind::Png))
+        .sum();
+    if pictures > args.max_pictures {
+        return Err(usage(format!(
+            "{board} has {} classes: drawing them would write {pictures} pictures, more than \
+             --max-pictures {}; give --max-pictures {pictures} to draw them",
+            counted.classes, args.max_pictures
+        )));
+    }
+    let mut text = Vec::new();
+    let mut classes: Vec<(Layout, usize)> = Vec::new();
+    write_listing(
+        interrupt,
+        board,
+        counted,
+        listing,
+        &mut text,
+        &mut |layout, size| classes.push((layout, size)),
+    )?;
+    draw_classes(args, interrupt, board, counted, &classes, &kinds)?;
+    text.extend_from_slice(summary.as_bytes());
+    print(&String::from_utf8(text)?)
+}
+
+/// Write the listing; a signal stops it with one line saying so.
+fn write_listing(
+    interrupt: &Interrupt,
+    board: Board,
+    counted: &Counted,
+    listing: &CountListing,
+    out: &mut dyn Write,
+    on_class: &mut dyn FnMut(Layout, usize),
+) -> Result<(), Failure> {
+    match listing.write(counted, out, on_class, &|| interrupt.is_set()) {
+        Ok(()) => Ok(()),
+        Err(queendom::listing::ListingError::Stopped { .. }) => {
+            eprintln!("queendom: interrupted while listing the layouts of {board}");
+            Err(Failure::Interrupted(interrupt.exit_code()))
+        }
+        // A closed pipe ends the command quietly (`cli::run` sees it in the chain).
+        Err(e) => Err(Failure::Error(anyhow::Error::new(e))),
+    }
+}
+
+/// The picture directories asked for, with their kinds.
+fn picture_kinds(args: &CountArgs) -> Vec<(&Path, PictureKind)> {
+    [
+        (&args.svg, PictureKind::Svg),
+        (&args.png, PictureKind::Png),
+        (&args.pdf, PictureKind::Pdf),
+    ]
+    .into_iter()
+    .filter_map(|(dir, kind)| dir.as_deref().map(|d| (d, kind)))
+    .collect()
 }
 
 /// Make sure `dir` is a directory pictures can go to, creating it (not its parents) if missing.
@@ -127,21 +241,18 @@ fn draw_classes(
     interrupt: &Interrupt,
     board: Board,
     counted: &Counted,
+    classes: &[(Layout, usize)],
+    kinds: &[(&Path, PictureKind)],
 ) -> Result<(), Failure> {
     let pictures = ClassPictures {
         board,
         problem: counted.problem,
-        classes: &counted.representatives,
+        classes,
         queens: counted.queens,
         coverage: args.coverage,
     };
     let mut files: Vec<(Target, PictureKind, ClassDrawing)> = Vec::new();
-    for (dir, kind) in [
-        (&args.svg, PictureKind::Svg),
-        (&args.png, PictureKind::Png),
-        (&args.pdf, PictureKind::Pdf),
-    ] {
-        let Some(dir) = dir else { continue };
+    for &(dir, kind) in kinds {
         for (name, drawing) in pictures.files(kind) {
             let path = Target::File(dir.join(name));
             check_whole(&path, args.force)?;

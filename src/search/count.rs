@@ -11,25 +11,52 @@
 
 use std::sync::Mutex;
 
-use super::record::{Recorder, Tally};
-use super::space::SpaceW;
+use super::record::{ClassSink, Recorder, Tally};
+use super::space::{layout_of, SpaceW};
+
+/// Classes a searcher keeps before it hands them to the sink: memory stays a few batches per
+/// thread, and the sink's lock is taken once per batch.
+const SINK_BATCH: usize = 256;
 
 /// The recorder of one counting run over one board.
 pub(crate) struct Counter<'a, const W: usize> {
     space: &'a SpaceW<W>,
     target: usize,
     keep_representatives: bool,
+    /// Where the representatives go as they are found, instead of into the total.
+    sink: Option<&'a dyn ClassSink>,
     total: Mutex<Tally>,
 }
 
 impl<'a, const W: usize> Counter<'a, W> {
-    pub fn new(space: &'a SpaceW<W>, target: usize, keep_representatives: bool) -> Self {
+    pub fn new(
+        space: &'a SpaceW<W>,
+        target: usize,
+        keep_representatives: bool,
+        sink: Option<&'a dyn ClassSink>,
+    ) -> Self {
         Counter {
             space,
             target,
             keep_representatives,
+            sink,
             total: Mutex::new(Tally::default()),
         }
+    }
+
+    /// Hand the tally's representatives to the sink, if there is one.
+    fn hand_over(&self, tally: &mut Tally) {
+        let Some(sink) = self.sink else { return };
+        if tally.representatives.is_empty() {
+            return;
+        }
+        let board = self.space.board();
+        let batch = tally
+            .representatives
+            .drain(..)
+            .map(|(queens, size)| (layout_of(board, &queens), size as usize))
+            .collect();
+        sink.classes(batch);
     }
 
     pub fn into_total(self) -> Tally {
@@ -63,10 +90,14 @@ impl<const W: usize> Recorder for Counter<'_, W> {
             tally
                 .representatives
                 .push((class[0].clone(), class.len() as u8));
+            if tally.representatives.len() >= SINK_BATCH {
+                self.hand_over(tally);
+            }
         }
     }
 
     fn flush(&self, tally: &mut Tally) {
+        self.hand_over(tally);
         let mut total = self.total.lock().unwrap_or_else(|e| e.into_inner());
         total.add(tally);
     }

@@ -50,7 +50,8 @@ pub(super) fn run_part<const W: usize>(
         } => (Some(*queens), *representatives),
         Goal::Improve(_) => (None, false),
     };
-    let counter = target.map(|t| Counter::new(space, t, representatives));
+    let counter =
+        target.map(|t| Counter::new(space, t, representatives, options.class_sink.as_deref()));
     let run = Run {
         space,
         shared: &shared,

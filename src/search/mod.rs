@@ -49,6 +49,7 @@ pub use crate::problem::Problem;
 pub use error::SearchError;
 pub use options::{PartProgress, PartsDone, Phase, PhaseProgress, SearchOptions};
 pub use plain::PlainOutcome;
+pub use record::ClassSink;
 pub use results::{threads_text, Bounded, CountReportError, Counted, Solution};
 pub use start::{StartError, StartLayouts};
 

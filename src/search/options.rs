@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::trace::Trace;
 
+use super::record::ClassSink;
 use super::start::StartLayouts;
 
 /// How far a search of parts has come, as its top-level parts (the first-queen parts of a board)
@@ -58,6 +59,9 @@ pub struct SearchOptions {
     /// Start layouts from elsewhere (`--start`): a board with one starts from it instead of the
     /// local search's layout.
     pub start: Option<Arc<StartLayouts>>,
+    /// Counting with representatives: hand each class to this sink as it is found instead of
+    /// returning them all (the count's `representatives` are then empty).
+    pub class_sink: Option<Arc<dyn ClassSink>>,
 }
 
 impl SearchOptions {

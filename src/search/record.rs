@@ -2,6 +2,8 @@
 //! layout within the limit, and the `Tally` it keeps of them until it flushes it. Below the kernel,
 //! so that the kernel records without knowing how layouts are counted (`count` does).
 
+use crate::layout::Layout;
+
 /// Counts of the layouts of one size, and optionally their class representatives.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub(crate) struct Tally {
@@ -32,6 +34,14 @@ impl Tally {
         other.layouts = 0;
         other.classes = 0;
     }
+}
+
+/// Where a count hands the classes it finds, as it finds them, instead of keeping them: so that a
+/// count of millions of classes need not hold them all (the command line sorts them on disk).
+/// Batches come from any thread, in no particular order; each class comes exactly once.
+pub trait ClassSink: Send + Sync {
+    /// Classes found: each one's canonical layout (the smallest of its images) and its size.
+    fn classes(&self, batch: Vec<(Layout, usize)>);
 }
 
 /// Where the search hands the layouts it finds when counting.

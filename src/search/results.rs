@@ -146,15 +146,22 @@ impl Counted {
                 out.push('\n');
             }
         }
-        out.push_str(&format!(
-            "{}({board}) = {queens}\nlayouts: {}\nclasses: {} (under {})\n({} nodes, {seconds:.3} s, {})\n\n",
-            problem.symbol(),
+        out.push_str(&self.summary(board, seconds, threads));
+        Ok(out)
+    }
+
+    /// The end of what `count` prints for `board`, after any layouts or classes: the minimum and
+    /// the counts, and how the search went.
+    pub fn summary(&self, board: Board, seconds: f64, threads: usize) -> String {
+        format!(
+            "{}({board}) = {}\nlayouts: {}\nclasses: {} (under {})\n({} nodes, {seconds:.3} s, {})\n\n",
+            self.problem.symbol(),
+            self.queens,
             self.layouts,
             self.classes,
             board.symmetry_group(),
             self.nodes,
             threads_text(threads),
-        ));
-        Ok(out)
+        )
     }
 }

@@ -704,3 +704,52 @@ fn plot_draws_tables_of_different_extents_on_the_larger_one() {
     assert!(svg.contains("γ(N×M) · 42 boards") && svg.contains("i(N×M) · 16 boards"));
     assert!(svg.contains("not computed"));
 }
+
+/// Pictures of thousands of classes are asked for explicitly: past --max-pictures (1000 unless
+/// given) the board is refused before any picture or line is written, naming the count and the
+/// flag (3x32 has 8,448 classes: 8,449 SVG files with the contact sheet).
+#[test]
+fn count_refuses_more_pictures_than_max_pictures() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, message) in [
+        (
+            vec!["count", "3x32", "--classes", "--svg", "cls"],
+            "8449 pictures, more than --max-pictures 1000",
+        ),
+        // 37 classes: 37 PNG, 37 SVG and the SVG contact sheet.
+        (
+            vec![
+                "count",
+                "5x5",
+                "--classes",
+                "--svg",
+                "cls",
+                "--png",
+                "cls",
+                "--max-pictures",
+                "74",
+            ],
+            "75 pictures, more than --max-pictures 74",
+        ),
+    ] {
+        let out = queendom()
+            .args(&args)
+            .current_dir(dir.path())
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(message), "{stderr}");
+        assert!(out.stdout.is_empty(), "nothing printed");
+        assert!(files(&dir.path().join("cls")).is_empty(), "nothing drawn");
+    }
+    queendom()
+        .args(["count", "5x5", "--classes", "--svg", "cls", "--png", "cls"])
+        .args(["--max-pictures", "75"])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    assert_eq!(files(&dir.path().join("cls")).len(), 75);
+}

@@ -229,3 +229,40 @@ fn counts_do_not_depend_on_the_threads() {
         }
     }
 }
+
+/// `count --list` and `--classes` print the same lines on one thread and two (the classes come
+/// from the threads in any order and are sorted on the way out), one line per layout or class.
+#[test]
+fn count_listings_do_not_depend_on_the_threads() {
+    let listing = |args: &[&str], threads: &str| -> String {
+        let out = assert_cmd::Command::cargo_bin("queendom")
+            .unwrap()
+            .args(args)
+            .args(["-j", threads])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        // The last line of a board says its nodes and time, which depend on the run.
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.contains(" nodes, "))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    for (args, lines) in [
+        (&["count", "8x8", "--list"][..], 4860),
+        (&["count", "8x8", "--classes"][..], 638),
+        (&["count", "6x9", "--list"][..], 25),
+        (&["count", "5x12", "--classes"][..], 4),
+        (&["count", "4x4", "-i", "--list"][..], 16),
+        (&["count", "4x4", "-i", "--classes"][..], 2),
+    ] {
+        let one = listing(args, "1");
+        assert_eq!(one, listing(args, "2"), "{args:?}");
+        let listed = one.lines().filter(|l| l.starts_with('r')).count();
+        assert_eq!(listed, lines, "{args:?}");
+    }
+}
