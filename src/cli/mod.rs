@@ -68,7 +68,7 @@ enum Command {
     Report(plot::ReportArgs),
     /// Cut one board's search (or a table, or a count) into parts for many workers or machines.
     Plan(plan::PlanArgs),
-    /// Run one part of a plan (--part K, --next, or SLURM_ARRAY_TASK_ID) and store its result.
+    /// Run one part of a plan (--part K, --rank R, --next, or the rank SLURM_ARRAY_TASK_ID) and store its result.
     Work(plan::WorkArgs),
     /// Show how far a plan has come: parts done, running, left; nodes and CPU time.
     Status(plan::StatusArgs),

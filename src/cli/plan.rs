@@ -153,7 +153,8 @@ fn split(dir: &Path, parts: &str, share: f64, threads: &ThreadArgs) -> Result<()
 #[command(after_help = "\
 Examples:
   queendom work RUN --next --until-done -j 1    claim and run parts until none is left
-  queendom work RUN --part 17                   one part (in a Slurm array: SLURM_ARRAY_TASK_ID)
+  queendom work RUN --part 17                   part 17
+  queendom work RUN                             in a Slurm array task: rank SLURM_ARRAY_TASK_ID
 Exit codes: 0 done; 1 failure; 2 bad command line or run directory; 3 (--next) no part left;
 130/143/129 interrupted. More: docs/commands.md, or `queendom manpage`.")]
 pub struct WorkArgs {
@@ -361,7 +362,10 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
             spec.format.accepts(&spec.boards).map_err(usage)?;
             Some((axes, spec))
         }
-        None => None,
+        None => {
+            one_board_output(&args, &target)?;
+            None
+        }
     };
     if let Target::File(path) = &target {
         run.check_output(path)?;
@@ -394,6 +398,31 @@ pub fn merge_run(args: MergeArgs) -> Result<(), Failure> {
         return emit(out, &whole_table(&spec, RowKind::Optimum, &rows)?);
     }
     emit(out, merged.boards[0].text(problem.symbol()).as_bytes())
+}
+
+/// The merged answer of a plan of one board (or a count) is text: `--format` and a workbook
+/// named as the output are refused, rather than text written into a file named `.xlsx`.
+fn one_board_output(args: &MergeArgs, target: &Target) -> Result<(), Failure> {
+    let run = args.run.display();
+    if args.format.is_some() {
+        return Err(usage(format!(
+            "--format is for table plans: {run} is a plan of one board, whose merged answer is \
+             text (leave out --format)"
+        )));
+    }
+    if let Target::File(path) = target {
+        let xlsx = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("xlsx"));
+        if xlsx {
+            return Err(usage(format!(
+                "{}: {run} is a plan of one board, whose merged answer is text, not a workbook: \
+                 name a .txt file",
+                path.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// A merged answer goes to stdout, or into FILE whole (claimed, and so locked, before the merge).

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use queendom::destination::file::read_regular;
 use queendom::picture::{read_table, svg_to_pdf, Heatmap, PlotTable, Report, Scale, Tables};
 use queendom::search::Problem;
 
@@ -173,9 +174,13 @@ impl TableFiles {
     }
 }
 
+/// The largest table plot and report read: a table of every board to 1000×1000 in csv is about
+/// 60 MB.
+const MAX_PLOTTED_TABLE: u64 = 256 << 20;
+
 fn load_table(path: &str) -> Result<PlotTable, Failure> {
-    let bytes =
-        std::fs::read(Path::new(path)).map_err(|e| usage(format!("cannot read {path}: {e}")))?;
+    let bytes = read_regular(Path::new(path), MAX_PLOTTED_TABLE)
+        .map_err(|e| usage(format!("cannot read {path}: {e}")))?;
     // An xlsx workbook (a zip archive) is a format queendom writes for spreadsheets but never
     // reads back: say so, and what to give instead, rather than "not UTF-8 text".
     if bytes.starts_with(b"PK\x03\x04") {

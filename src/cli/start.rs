@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use queendom::destination::file::read_regular;
 use queendom::search::{Problem, StartLayouts};
 use queendom::{Board, Layout};
 
@@ -52,18 +53,9 @@ impl StartArgs {
 }
 
 fn read(path: &Path) -> Result<String, Failure> {
-    use std::io::Read;
     let bad = |e: &dyn std::fmt::Display| usage(format!("--start {}: {e}", path.display()));
-    // Read at most one byte past the limit, whatever the metadata says: a device such as
-    // /dev/zero reports a length of 0 and never ends.
-    let file = std::fs::File::open(path).map_err(|e| bad(&e))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_START_FILE + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| bad(&e))?;
-    if bytes.len() as u64 > MAX_START_FILE {
-        return Err(bad(&"larger than 4 MiB"));
-    }
+    // A FIFO or device is refused at once; a file that grows costs at most the limit.
+    let bytes = read_regular(path, MAX_START_FILE).map_err(|e| bad(&e))?;
     String::from_utf8(bytes).map_err(|_| bad(&"not UTF-8 text"))
 }
 

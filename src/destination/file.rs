@@ -322,12 +322,32 @@ fn read_lines(
             return Ok((bytes, true));
         }
         if bytes.last() != Some(&b'\n') {
-            // The end of the file within a line, or a line too long to read on.
-            return Ok((bytes, read <= max_line));
+            // The end of the file within a line, or a line too long to read on; unless that
+            // line ends in NUL bytes after whole lines, and the rest of the file is NUL bytes too:
+            // what a power loss leaves (blocks allocated, never written), which the reader of
+            // the lines drops as it drops a half-written line.
+            let after_lines = bytes.contains(&b'\n');
+            let whole = read <= max_line
+                || (after_lines
+                    && bytes.last() == Some(&0)
+                    && rest_is_nul(&mut reader).map_err(cannot_read)?);
+            return Ok((bytes, whole));
         }
     }
     let more = !reader.fill_buf().map_err(cannot_read)?.is_empty();
     Ok((bytes, !more))
+}
+
+/// Whether everything left to read is NUL bytes (read a block at a time, kept nowhere).
+fn rest_is_nul(reader: &mut impl Read) -> io::Result<bool> {
+    let mut block = [0u8; 1 << 16];
+    loop {
+        match reader.read(&mut block)? {
+            0 => return Ok(true),
+            n if block[..n].iter().all(|&b| b == 0) => continue,
+            _ => return Ok(false),
+        }
+    }
 }
 
 /// The checks of the policy, in order: the name, the links, the directory, what is there now.
@@ -452,6 +472,56 @@ pub fn open_regular(path: &Path, options: &mut OpenOptions) -> io::Result<File> 
     Ok(file)
 }
 
+/// Read the whole of `path`, which must be a regular file of at most `limit` bytes: the one way
+/// queendom reads a file it did not just write (plans, results, attempts, tables, @FILE starts).
+/// The file is opened without blocking and checked on the opened descriptor, so a FIFO or device
+/// where a file is expected is refused at once (an ordinary open of a FIFO waits for a writer,
+/// and a signal does not end that wait), and a file that grows, or a device that never ends,
+/// costs at most `limit + 1` bytes of memory.
+pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    let kind = file.metadata()?.file_type();
+    if !kind.is_file() {
+        let what = if kind.is_dir() {
+            "a directory"
+        } else if kind.is_fifo() {
+            "a FIFO"
+        } else if kind.is_socket() {
+            "a socket"
+        } else {
+            "a device"
+        };
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("it is {what}, not a regular file"),
+        ));
+    }
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "it is larger than {}, more than such a file can hold",
+                bytes_text(limit)
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// `4 MiB`, `1 GiB`, `4096 bytes`.
+fn bytes_text(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 && n % (1 << 30) == 0 => format!("{} GiB", n >> 30),
+        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        n => format!("{n} bytes"),
+    }
+}
+
 /// tempfile's error without the random name of the temporary file it tried, which would only
 /// confuse: the user named the output file.
 fn os_error(e: io::Error) -> io::Error {
@@ -464,5 +534,33 @@ fn os_error(e: io::Error) -> io::Error {
 
 /// The refusal of a path that cannot be written (exit 2 on the command line).
 pub fn cannot_write(path: &Path, e: io::Error) -> OutputError {
-    usage(format!("cannot write {}: {e}", path.display()))
+    let hint = super::full_disk_hint(&e);
+    usage(format!("cannot write {}: {e}{hint}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn read_regular_refuses_a_fifo_at_once_and_a_file_over_its_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        // No writer ever opens it: an ordinary open would wait for ever.
+        let e = read_regular(&fifo, 10).unwrap_err();
+        assert!(e.to_string().contains("a FIFO, not a regular file"), "{e}");
+        let e = read_regular(dir.path(), 10).unwrap_err();
+        assert!(e.to_string().contains("a directory"), "{e}");
+        let e = read_regular(Path::new("/dev/zero"), 1 << 20).unwrap_err();
+        assert!(e.to_string().contains("a device"), "{e}");
+        let file = dir.path().join("f");
+        fs::write(&file, b"0123456789").unwrap();
+        assert_eq!(read_regular(&file, 10).unwrap(), b"0123456789");
+        let e = read_regular(&file, 9).unwrap_err();
+        assert!(e.to_string().contains("larger than 9 bytes"), "{e}");
+        assert_eq!(bytes_text(4 << 20), "4 MiB");
+        assert_eq!(bytes_text(1 << 30), "1 GiB");
+    }
 }

@@ -192,10 +192,16 @@ impl Sidecar {
                 std::process::id(),
                 host_name()
             );
-            file.set_len(0).map_err(LockError::Io)?;
-            file.rewind().map_err(LockError::Io)?;
-            file.write_all(note.as_bytes()).map_err(LockError::Io)?;
-            return Ok(Sidecar { path, file });
+            // Held from here: a note that cannot be written (a full disk) drops the sidecar,
+            // which removes it, so a refusal leaves no empty lock file behind.
+            let mut sidecar = Sidecar { path, file };
+            sidecar.file.set_len(0).map_err(LockError::Io)?;
+            sidecar.file.rewind().map_err(LockError::Io)?;
+            sidecar
+                .file
+                .write_all(note.as_bytes())
+                .map_err(LockError::Io)?;
+            return Ok(sidecar);
         }
     }
 }

@@ -32,6 +32,23 @@ pub(crate) fn usage(msg: impl std::fmt::Display) -> OutputError {
     OutputError::Refused(msg.to_string())
 }
 
+/// `writing FILE: ERROR`, and for a full disk or quota what to do (see [`full_disk_hint`]).
+pub fn write_error_text(path: &std::path::Path, e: &io::Error) -> String {
+    format!("writing {}: {e}{}", path.display(), full_disk_hint(e))
+}
+
+/// For a full disk or quota, what to do: every write of a command is whole or resumed (results
+/// and rows written are kept, the rest written aside and renamed), so the same command, run again
+/// once there is room, goes on where this one stopped.
+pub fn full_disk_hint(e: &io::Error) -> &'static str {
+    match e.raw_os_error() {
+        Some(libc::ENOSPC) | Some(libc::EDQUOT) => {
+            "; free space and run the same command again: finished parts are kept"
+        }
+        _ => "",
+    }
+}
+
 /// An output destination as given on the command line.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Target {
@@ -137,5 +154,23 @@ impl Kind for OutputError {
             OutputError::Refused(_) => ErrorKind::Refusal,
             OutputError::Failed(_) => ErrorKind::Failure,
         }
+    }
+}
+
+#[cfg(test)]
+mod write_error_tests {
+    use super::*;
+
+    #[test]
+    fn a_full_disk_names_the_file_and_how_to_resume() {
+        let path = std::path::Path::new("RUN/results/part-000017.json");
+        let full = io::Error::from_raw_os_error(libc::ENOSPC);
+        let text = write_error_text(path, &full);
+        assert!(text.starts_with("writing RUN/results/part-000017.json: No space left on device"));
+        assert!(
+            text.ends_with("free space and run the same command again: finished parts are kept")
+        );
+        let other = io::Error::from_raw_os_error(libc::EACCES);
+        assert!(!write_error_text(path, &other).contains("free space"));
     }
 }

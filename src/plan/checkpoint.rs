@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::run_dir::{PlanLock, RunDir, RunDirError, WorkError, PLAN_FILE};
+use super::run_dir::{PlanLock, RunDir, RunDirError, WorkError, CLAIMS, PLAN_FILE};
 use super::{build, merge, PlanGoal, PlanRequest, PROBES};
 use crate::board::Board;
 use crate::error::{ErrorKind, Kind};
@@ -100,8 +100,32 @@ pub fn solve_checkpointed(
                 problem.symbol()
             ))));
         }
+        // A result file that is not this plan's is refused now, not after every part has run.
+        if let Some((path, why)) = run.read_results().refused.first() {
+            return Err(CheckpointError::Refused(RunDirError(format!(
+                "{}: {why}; {} is not a checkpoint of this run (move the file away, or give \
+                 another --checkpoint directory)",
+                path.display(),
+                sub.display()
+            ))));
+        }
         run
     } else {
+        // Without a plan the directory holds only the lock just taken: anything else is somebody
+        // else's, refused before the search rather than after it.
+        let foreign = std::fs::read_dir(&sub)
+            .map_err(|e| RunDirError(format!("cannot read {}: {e}", sub.display())))?
+            .filter_map(Result::ok)
+            .find(|entry| entry.file_name() != CLAIMS);
+        if let Some(entry) = foreign {
+            return Err(CheckpointError::Refused(RunDirError(format!(
+                "{} holds {} but no plan: it is not a checkpoint of {} of {board} (move it away, \
+                 or give another --checkpoint directory)",
+                sub.display(),
+                entry.file_name().to_string_lossy(),
+                problem.symbol()
+            ))));
+        }
         let request = PlanRequest {
             boards: vec![board],
             table: None,

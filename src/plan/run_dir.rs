@@ -29,8 +29,9 @@ use super::{
     array_syntax, last_attempt, parse_array_syntax, parts_text, run_part, split_parts, utc_iso,
     Attempt, AttemptEvent, LastAttempt, LoadedPlan, PartReport, ReportError, Split, PROBES,
 };
-use crate::destination::file::write_whole;
+use crate::destination::file::{open_regular, read_regular, write_whole};
 use crate::destination::lock::host_name;
+use crate::destination::write_error_text;
 use crate::error::{ErrorKind, Kind};
 use crate::search::{SearchError, SearchOptions};
 
@@ -46,10 +47,18 @@ fn refused(message: impl std::fmt::Display) -> RunDirError {
 
 pub const PLAN_FILE: &str = "plan.json";
 const RESULTS: &str = "results";
-const CLAIMS: &str = "claims";
+pub const CLAIMS: &str = "claims";
 const ATTEMPTS: &str = "attempts";
 /// Written by `scripts/slurm/queendom-merge.sbatch`, one line per event of a merge job.
 pub const MERGE_LOG: &str = "merge.log";
+
+/// The largest plan or part result read: far above any run's (a plan of a million parts is about
+/// 200 MB), and a bound on the memory a wrong file there can take.
+pub const MAX_LEDGER_FILE: u64 = 1 << 30;
+/// The largest attempts file or merge log read: a line per attempt or merge job, about 200 bytes.
+pub const MAX_LOG_FILE: u64 = 64 << 20;
+/// `split.commit` holds one directory name.
+const MAX_COMMIT_FILE: u64 = 4096;
 
 pub struct RunDir {
     pub path: PathBuf,
@@ -106,7 +115,7 @@ impl RunDir {
 
     fn open_as_is(path: &Path) -> Result<RunDir, RunDirError> {
         let plan_path = path.join(PLAN_FILE);
-        let bytes = match fs::read(&plan_path) {
+        let bytes = match read_regular(&plan_path, MAX_LEDGER_FILE) {
             Ok(b) => b,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 return Err(refused(format!(
@@ -224,8 +233,8 @@ impl RunDir {
 
     /// Every attempt recorded at part `k`, oldest first.
     pub fn attempts(&self, k: usize) -> Vec<Attempt> {
-        fs::read_to_string(self.attempts_path(k))
-            .map(|t| Attempt::parse_all(&t))
+        read_regular(&self.attempts_path(k), MAX_LOG_FILE)
+            .map(|t| Attempt::parse_all(&String::from_utf8_lossy(&t)))
             .unwrap_or_default()
     }
 
@@ -253,7 +262,7 @@ impl RunDir {
         if let Some(r) = &seen[k] {
             return Ok(Some(r.clone()));
         }
-        match fs::read(self.result_path(k)) {
+        match read_regular(&self.result_path(k), MAX_LEDGER_FILE) {
             Ok(bytes) => {
                 let r = PartReport::from_bytes(&bytes, &self.plan, k)
                     .map_err(|e: ReportError| e.to_string())?;
@@ -386,7 +395,7 @@ impl RunDir {
     /// Whether some process holds part `k`'s claim right now. Asks the kernel without taking the
     /// lock, so that looking never makes a worker skip a part.
     pub fn is_claimed(&self, k: usize) -> bool {
-        let Ok(file) = File::open(self.claim_path(k)) else {
+        let Ok(file) = open_regular(&self.claim_path(k), OpenOptions::new().read(true)) else {
             return false;
         };
         ofd_locked_by_other(&file).unwrap_or(false)
@@ -434,7 +443,9 @@ impl RunDir {
         PartReport::from_bytes(&bytes, &self.plan, k)
             .map_err(|e| WorkError::Io(io::Error::other(format!("internal error: {e}"))))?;
         fs::create_dir_all(self.results_dir()).map_err(WorkError::Io)?;
-        write_whole(&self.result_path(k), &bytes).map_err(WorkError::Io)?;
+        let path = self.result_path(k);
+        write_whole(&path, &bytes)
+            .map_err(|e| WorkError::Io(io::Error::new(e.kind(), write_error_text(&path, &e))))?;
         self.seen.lock().unwrap_or_else(|e| e.into_inner())[k] = Some(report.clone());
         Ok(report)
     }
@@ -568,7 +579,8 @@ fn finish_split(path: &Path, held: Option<&PlanLock>) -> Result<(), RunDirError>
 /// attempts go to the history directory, the staging area's take their places.
 fn roll_forward(path: &Path) -> io::Result<PathBuf> {
     let staging = path.join(STAGING);
-    let name = fs::read_to_string(path.join(COMMIT))?;
+    let name = read_regular(&path.join(COMMIT), MAX_COMMIT_FILE)?;
+    let name = String::from_utf8_lossy(&name);
     let name = name.trim();
     if !name.starts_with("split-") || name.contains('/') {
         return Err(io::Error::other(format!(
@@ -584,7 +596,10 @@ fn roll_forward(path: &Path) -> io::Result<PathBuf> {
     let new_plan = staging.join(PLAN_FILE);
     if new_plan.exists() {
         if !history.join(PLAN_FILE).exists() {
-            write_whole(&history.join(PLAN_FILE), &fs::read(path.join(PLAN_FILE))?)?;
+            write_whole(
+                &history.join(PLAN_FILE),
+                &read_regular(&path.join(PLAN_FILE), MAX_LEDGER_FILE)?,
+            )?;
         }
         fault_point(6);
         fs::rename(&new_plan, path.join(PLAN_FILE))?;
@@ -648,7 +663,7 @@ impl RunDir {
                 })?;
                 write_whole(&new_results.join(result_name(j)), &bytes)?;
             }
-            if let Ok(text) = fs::read(self.attempts_path(k)) {
+            if let Ok(text) = read_regular(&self.attempts_path(k), MAX_LOG_FILE) {
                 write_whole(&new_attempts.join(format!("part-{j:06}.jsonl")), &text)?;
             }
         }
@@ -672,12 +687,14 @@ pub struct OutputInLedger {
 
 /// The entries of a run directory that belong to its ledger: no output of the run goes there.
 /// (`split-ID/` directories, the history of splits, are matched by their prefix.)
-const LEDGER: [&str; 6] = [PLAN_FILE, RESULTS, ATTEMPTS, CLAIMS, STAGING, COMMIT];
+const LEDGER: [&str; 7] = [
+    PLAN_FILE, RESULTS, ATTEMPTS, CLAIMS, STAGING, COMMIT, MERGE_LOG,
+];
 
 impl RunDir {
     /// Refuse `output` if it is, or resolves to (through symbolic links and `..`), a path inside
-    /// this run's ledger: its plan, `results/`, `attempts/`, `claims/`, `staging/`, `split.commit` or a
-    /// `split-ID/` history directory.
+    /// this run's ledger: its plan, `results/`, `attempts/`, `claims/`, `staging/`, `split.commit`,
+    /// `merge.log` (the merge jobs' record, which `status` reads) or a `split-ID/` history directory.
     pub fn check_output(&self, output: &Path) -> Result<(), OutputInLedger> {
         let (Ok(run), Some(target)) = (fs::canonicalize(&self.path), resolve(output, 0)) else {
             return Ok(());

@@ -25,6 +25,8 @@ pub enum SplitError {
     Leaf(usize),
     #[error("part {part} would be cut into more than {MAX_PIECES} pieces at share {share}: give a larger --share")]
     TooManyPieces { part: usize, share: f64 },
+    #[error("--share {share:e} asks for pieces of at most that share of a part, so more than {MAX_PIECES} pieces: give --share at least 1/{MAX_PIECES} ({min:.6})", min = 1.0 / MAX_PIECES as f64)]
+    ShareTooSmall { share: f64 },
 }
 
 /// The most pieces one part is cut into: a share so small that the part would need more (down to
@@ -50,6 +52,12 @@ pub fn split_parts(
     share: f64,
     probes: u32,
 ) -> Result<Split, SplitError> {
+    // Knuth's estimate is additive (a node's is one plus its children's, in expectation), so pieces
+    // of at most `share` of a part number at least 1/share: a smaller share than 1/MAX_PIECES is
+    // refused at once rather than after estimating thousands of pieces.
+    if share * (MAX_PIECES as f64) < 1.0 {
+        return Err(SplitError::ShareTooSmall { share });
+    }
     let n = plan.parts();
     for &k in parts {
         if k >= n {
@@ -159,7 +167,8 @@ impl Kind for SplitError {
         match self {
             SplitError::NoSuchPart { .. }
             | SplitError::Leaf(_)
-            | SplitError::TooManyPieces { .. } => ErrorKind::Refusal,
+            | SplitError::TooManyPieces { .. }
+            | SplitError::ShareTooSmall { .. } => ErrorKind::Refusal,
         }
     }
 }

@@ -4,10 +4,11 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use super::run_dir::{RunDir, MERGE_LOG};
+use super::run_dir::{RunDir, MAX_LOG_FILE, MERGE_LOG};
 use super::{
     array_syntax, last_attempt, slurm_time, time_text, Attempt, AttemptEvent, LastAttempt, PlanGoal,
 };
+use crate::destination::file::read_regular;
 
 /// A missing part that a worker started and did not finish.
 #[derive(Debug, Clone)]
@@ -121,7 +122,8 @@ impl StatusReport {
                 .max_by(|&a, &b| estimate(a).total_cmp(&estimate(b))),
         );
         let largest_left = largest_left.map(|(c, k)| (k, c * estimate(k)));
-        let merge_log = std::fs::read_to_string(run.path.join(MERGE_LOG)).unwrap_or_default();
+        let merge_log = read_regular(&run.path.join(MERGE_LOG), MAX_LOG_FILE).unwrap_or_default();
+        let merge_log = String::from_utf8_lossy(&merge_log);
         StatusReport {
             plan: run.plan.id.clone(),
             parts,

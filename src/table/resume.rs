@@ -705,10 +705,12 @@ pub fn read_table<S: Schema>(
             });
         }
     }
-    // What follows the last newline: dropped only if it is the start of a row.
+    // What follows the last newline: dropped only if it is the start of a row. After whole
+    // lines, NUL bytes at the end are what a power loss leaves (the file's length written, its
+    // last blocks not): they are dropped with the start of a row they may follow.
     let partial = match &contents[whole_len..] {
         rest if whole_len == 0 => rest.strip_prefix(BOM).unwrap_or(rest),
-        rest => rest,
+        rest => &rest[..rest.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1)],
     };
     if !partial.is_empty() {
         let line = first_line + lines;
@@ -957,6 +959,30 @@ mod tests {
             let t = read(&file[..cut], format, Problem::Domination, &bs);
             assert_eq!(t.rows.len(), bs.len() - 1);
             assert!(t.has_partial_line(cut as u64));
+        }
+    }
+
+    #[test]
+    fn a_tail_of_nul_bytes_after_whole_rows_is_dropped() {
+        // A power loss: the file's length reached the disk, its last block did not.
+        for format in [Format::Csv, Format::Tsv, Format::Json] {
+            let (bs, _, file) = table(format, Problem::Domination);
+            for (cut, nuls) in [
+                (file.len(), 100),
+                (file.len() - 5, 40),
+                (file.len() - 5, 4000),
+            ] {
+                let mut lost = file[..cut].to_vec();
+                lost.resize(cut + nuls, 0);
+                let t = read(&lost, format, Problem::Domination, &bs);
+                let whole = if cut == file.len() {
+                    bs.len()
+                } else {
+                    bs.len() - 1
+                };
+                assert_eq!(t.rows.len(), whole, "{format} {cut} {nuls}");
+                assert!(t.has_partial_line(lost.len() as u64));
+            }
         }
     }
 

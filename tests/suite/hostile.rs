@@ -438,3 +438,104 @@ fn json_rows_with_a_repeated_key_are_refused() {
         ));
     assert_eq!(read(&path), edited);
 }
+
+/// A FIFO or device where queendom reads a file (a start, a plan, a part's result, a plotted
+/// table) is refused at once, naming it (exit 2): an ordinary open of a FIFO would wait for a
+/// writer with SIGINT and SIGTERM held off, and a device would be read for ever.
+#[test]
+fn a_fifo_or_device_where_a_file_is_read_is_refused_at_once() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    assert!(Command::new("mkfifo")
+        .arg(d.join("start"))
+        .status()
+        .unwrap()
+        .success());
+    let (code, stderr) = run(d, &["solve", "3x3", "--start", "@start"], 20);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--start start: it is a FIFO, not a regular file"),
+        "{stderr}"
+    );
+    let (code, stderr) = run(d, &["plot", "start", "-o", "p.svg"], 20);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cannot read start: it is a FIFO"),
+        "{stderr}"
+    );
+    let (code, stderr) = run(d, &["solve", "3x3", "--start", "@/dev/zero"], 20);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("it is a device, not a regular file"),
+        "{stderr}"
+    );
+
+    queendom()
+        .current_dir(d)
+        .args(["plan", "5x5", "--parts", "2", "-o", "run"])
+        .assert()
+        .success();
+    fs::create_dir_all(d.join("run/results")).unwrap();
+    let result = d.join("run/results/part-000000.json");
+    assert!(Command::new("mkfifo")
+        .arg(&result)
+        .status()
+        .unwrap()
+        .success());
+    let (code, stderr) = run(d, &["merge", "run"], 20);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("run/results/part-000000.json: cannot read it: it is a FIFO"),
+        "{stderr}"
+    );
+    let (code, _) = run(d, &["status", "run"], 20);
+    assert_eq!(code, Some(0), "status lists the refused file and ends");
+    fs::remove_file(&result).unwrap();
+    fs::remove_file(d.join("run/plan.json")).unwrap();
+    assert!(Command::new("mkfifo")
+        .arg(d.join("run/plan.json"))
+        .status()
+        .unwrap()
+        .success());
+    for command in ["status", "merge", "work"] {
+        let mut args = vec![command, "run"];
+        if command == "work" {
+            args.push("--next");
+        }
+        let (code, stderr) = run(d, &args, 20);
+        assert_eq!(code, Some(2), "{command}: {stderr}");
+        assert!(
+            stderr.contains("cannot read run/plan.json: it is a FIFO, not a regular file"),
+            "{command}: {stderr}"
+        );
+    }
+}
+
+/// A table cut by a power loss (its length written, its last blocks not: NUL bytes, here more
+/// than a line's worth, over the end of a row) keeps its whole rows and computes the rest.
+#[test]
+fn a_table_whose_tail_is_nul_bytes_keeps_its_whole_rows() {
+    let dir = TempDir::new().unwrap();
+    let args = ["table", "--rows", "1-4", "--cols", "1-4", "-o", "t.csv"];
+    queendom()
+        .current_dir(dir.path())
+        .args(args)
+        .assert()
+        .success();
+    let path = dir.path().join("t.csv");
+    let clean = fs::read(&path).unwrap();
+    let lines = clean.iter().filter(|&&b| b == b'\n').count();
+    let mut lost = clean[..clean.len() - 30].to_vec();
+    lost.resize(lost.len() + 5000, 0);
+    fs::write(&path, &lost).unwrap();
+    queendom()
+        .current_dir(dir.path())
+        .args(args)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("dropped a half-written last line"));
+    let resumed = fs::read(&path).unwrap();
+    assert!(!resumed.contains(&0), "the NUL bytes are gone");
+    assert_eq!(resumed.iter().filter(|&&b| b == b'\n').count(), lines);
+    assert_eq!(resumed[..clean.len() - 200], clean[..clean.len() - 200]);
+}

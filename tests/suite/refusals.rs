@@ -109,6 +109,22 @@ fn plan_12x12(dir: &Path) {
         .success();
 }
 
+/// `ck/6x6-domination/` that holds a file of somebody else's and no plan.
+fn foreign_checkpoint(dir: &Path) {
+    fs::create_dir_all(dir.join("ck/6x6-domination")).unwrap();
+    fs::write(dir.join("ck/6x6-domination/notes.txt"), "mine\n").unwrap();
+}
+
+/// `ck/`, the checkpoint of a solve of 6x6, with a stray file among its results.
+fn stray_in_checkpoint(dir: &Path) {
+    queendom()
+        .current_dir(dir)
+        .args(["solve", "6x6", "--checkpoint", "ck"])
+        .assert()
+        .success();
+    fs::write(dir.join("ck/6x6-domination/results/answer.txt"), "5\n").unwrap();
+}
+
 /// `run/plan.json` that is not JSON.
 fn junk_plan(dir: &Path) {
     fs::create_dir(dir.join("run")).unwrap();
@@ -338,6 +354,54 @@ const CASES: &[Case] = &[
         says: "plan.json: its table's rows hold 0",
     },
     Case {
+        refusal: "cli: status of a table plan with an axis of 0",
+        setup: zero_axis,
+        args: &["status", "run"],
+        says: "plan.json: its table's rows hold 0",
+    },
+    Case {
+        refusal: "cli: work on a table plan with an axis of 0",
+        setup: zero_axis,
+        args: &["work", "run", "--next"],
+        says: "plan.json: its table's rows hold 0",
+    },
+    Case {
+        refusal: "cli: merge -o over the run's own plan, with --force",
+        setup: done,
+        args: &["merge", "run", "-o", "run/plan.json", "--force"],
+        says: "is inside the ledger of the run run (plan.json)",
+    },
+    Case {
+        refusal: "cli: merge -o into the run's merge.log",
+        setup: done,
+        args: &["merge", "run", "-o", "run/merge.log"],
+        says: "is inside the ledger of the run run (merge.log)",
+    },
+    Case {
+        refusal: "cli: merge of one board into a workbook",
+        setup: done,
+        args: &["merge", "run", "-o", "x.xlsx"],
+        says: "x.xlsx: run is a plan of one board, whose merged answer is text, not a workbook",
+    },
+    Case {
+        refusal: "cli: merge --format of one board",
+        setup: done,
+        args: &["merge", "run", "--format", "xlsx", "-o", "x.txt"],
+        says: "--format is for table plans",
+    },
+    Case {
+        refusal: "cli: --checkpoint over a directory of somebody else's",
+        setup: foreign_checkpoint,
+        args: &["solve", "6x6", "--checkpoint", "ck"],
+        says: "ck/6x6-domination holds notes.txt but no plan: it is not a checkpoint of",
+    },
+    Case {
+        refusal: "cli: --checkpoint with a stray result",
+        setup: stray_in_checkpoint,
+        args: &["solve", "6x6", "--checkpoint", "ck"],
+        says: "is not a checkpoint of this run",
+    },
+    Case {
         refusal: "PlanError::AxisBoard",
         setup: foreign_axis,
         args: &["status", "run"],
@@ -346,8 +410,15 @@ const CASES: &[Case] = &[
     Case {
         refusal: "SplitError::TooManyPieces",
         setup: plan_12x12,
-        args: &["plan", "run", "--split", "0", "--share", "1e-9"],
+        args: &["plan", "run", "--split", "0", "--share", "0.00025"],
         says: "would be cut into more than 4096 pieces",
+    },
+    Case {
+        refusal: "SplitError::ShareTooSmall",
+        setup: plan,
+        args: &["plan", "run", "--split", "0", "--share", "1e-9"],
+        says:
+            "--share 1e-9 asks for pieces of at most that share of a part, so more than 4096 pieces",
     },
     Case {
         refusal: "SplitError::NoSuchPart",

@@ -151,9 +151,26 @@ fn a_plan_starts_from_the_layout_given() {
 
 #[test]
 fn a_start_file_that_never_ends_is_refused_with_bounded_memory() {
-    // /dev/zero says its length is 0 and never ends; reading it whole would exhaust memory.
+    // /dev/zero says its length is 0 and never ends; reading it whole would exhaust memory. It is
+    // no regular file, and refused as such before a byte is read.
     queendom()
         .args(["solve", "8x8", "--start", "@/dev/zero"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "it is a device, not a regular file",
+        ));
+    // A regular file past the limit (sparse: no disk needed) is read only to the limit.
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.csv");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(5 << 20)
+        .unwrap();
+    queendom()
+        .current_dir(dir.path())
+        .args(["solve", "8x8", "--start", "@big.csv"])
         .timeout(std::time::Duration::from_secs(60))
         .assert()
         .code(2)
