@@ -3,6 +3,8 @@
 
     python3 scripts/bfiles.py [results/]
 
+Each problem's table is the 1-32 table with bounds when results/ holds it (only its rows whose
+status is `proven` are values: a b-file never holds a bound), else the exact 1-20 table.
 Squares (γ(Q_n): A075458, i(Q_n): A075324) are written for every n whose n×n row is in the table;
 the triangles (A274138 for γ, A299029 for i: T(n, k) for 1 ≤ k ≤ n, read by rows, where T(n, k) is
 the value of the k×n board) are written as far as they are complete, row by row. The values are
@@ -18,8 +20,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The OEIS numbers are Problem::square_sequence and Problem::triangle_sequence (src/problem.rs);
 # tests/suite/results.rs (bfiles_are_named_as_problem_names_them) checks that this list agrees.
 TABLES = [
-    ("domination-1-20.csv", "A075458", "A274138"),
-    ("independent-domination-1-20.csv", "A075324", "A299029"),
+    (("domination-1-32.csv", "domination-1-20.csv"), "A075458", "A274138"),
+    (("independent-domination-1-32.csv", "independent-domination-1-20.csv"), "A075324", "A299029"),
 ]
 
 
@@ -27,7 +29,8 @@ def values(path):
     out = {}
     with open(path, newline="", encoding="utf-8-sig") as f:
         for row in csv.DictReader(f):
-            out[(int(row["rows"]), int(row["cols"]))] = int(row["queens"])
+            if row.get("status", "proven") == "proven":
+                out[(int(row["rows"]), int(row["cols"]))] = int(row["queens"])
     return out
 
 
@@ -41,10 +44,12 @@ def write(path, terms, about):
 
 def main():
     folder = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "results")
-    for table, squares, triangle in TABLES:
-        path = os.path.join(folder, table)
-        if not os.path.exists(path):
+    for tables, squares, triangle in TABLES:
+        found = [t for t in tables if os.path.exists(os.path.join(folder, t))]
+        if not found:
             continue
+        table = found[0]
+        path = os.path.join(folder, table)
         v = values(path)
         sq = []
         n = 1

@@ -29,6 +29,7 @@ const NOT_RUN: &[(&str, &str)] = &[
     ("cargo install --locked --path .", "an install"),
     ("queendom bench --work standard -o bench.csv", "about a minute on 2 cores"),
     ("queendom bench --work large --trace t.csv", "about 190 CPU s per run"),
+    ("queendom table --rows 1-32 --cols 1-32 --budget 5s -o g32.csv", "about 10 minutes on 2 cores (tests/suite/budget.rs runs --budget)"),
     ("queendom plan 21x21 --parts 2000 -o run21/", "minutes of planning"),
     ("scripts/slurm/submit.sh run21/ -- --time=2:00:00", "a Slurm cluster"),
     ("queendom status run21/", "needs run21/"),
