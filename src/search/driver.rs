@@ -17,7 +17,7 @@ use super::options::{PartProgress, PartsDone, SearchOptions};
 use super::part::{Found, Goal, LayoutCount, PartOutcome, PartPath, PartResult, Rank};
 use super::record::Recorder;
 use super::shared::{self, Key, Shared, MAX_SPLIT_LEVELS};
-use super::space::{layout_of, Located, SpaceW};
+use super::space::{indices_of, layout_of, Located, SpaceW};
 
 /// Search `part` of `space` for `goal` (see [`super::SearchSpace::run`]).
 pub(super) fn run_part<const W: usize>(
@@ -108,12 +108,7 @@ pub(super) fn shared_for<const W: usize>(space: &SpaceW<W>, goal: &Goal) -> Shar
     let board = space.board();
     match goal {
         Goal::Improve(incumbent) => {
-            let queens = incumbent.layout.as_ref().map(|l| {
-                l.queens()
-                    .iter()
-                    .map(|&q| board.index(q) as u16)
-                    .collect::<Vec<u16>>()
-            });
+            let queens = incumbent.layout.as_ref().map(|l| indices_of(board, l));
             Shared::new(
                 Key::new(
                     incumbent.queens.min(kernel::MAX_QUEENS + 1),

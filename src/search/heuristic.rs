@@ -219,43 +219,48 @@ pub(crate) fn shrink<const W: usize>(
             (geo.board.rows() * 64 + geo.board.cols()) as u64 * 1000 + fewer.len() as u64;
         let far = best.len() >= floor + 2;
         let side = geo.board.rows().min(geo.board.cols());
+        // The moves of a restart depend on neither the restart nor the round.
+        let (moves, steps) = if independent {
+            (Moves::Independent, independent_steps)
+        } else {
+            let weighted =
+                side >= LARGE_BOARD_ANY_DISTANCE || (far && side >= LARGE_BOARD_MIN_SIDE);
+            // Rounds that go on until cancelled are for boards the exhaustive search
+            // cannot finish, where the weighted moves do better.
+            let weighted = weighted || until_cancelled;
+            let steps = match (weighted, far) {
+                (true, true) => STEPS_LARGE_FAR,
+                (true, false) => STEPS_LARGE_NEAR,
+                (false, true) => STEPS_FAR_FROM_BOUND,
+                (false, false) => STEPS_PER_RESTART,
+            };
+            let moves = if weighted {
+                Moves::Weighted
+            } else {
+                Moves::Plain
+            };
+            (moves, steps)
+        };
+        let symmetric_moves = if independent {
+            Moves::Independent
+        } else {
+            Moves::Weighted
+        };
         let one_round = |round: u32| {
             let steps_of = |steps: u32| round_steps(steps, round, until_cancelled);
             let attempt = |restart: u64| {
                 let mut queens = fewer.clone();
                 let seed = round_seed(seed_base * RESTARTS + restart, round, salt);
                 let mut rng = XorShift::new((0x9E37_79B9_7F4A_7C15 ^ seed) | 1);
-                let found = if independent {
-                    cover_independent(
-                        geo,
-                        &single,
-                        &mut queens,
-                        steps_of(independent_steps),
-                        &mut rng,
-                        cancel,
-                    )
-                } else {
-                    let weighted =
-                        side >= LARGE_BOARD_ANY_DISTANCE || (far && side >= LARGE_BOARD_MIN_SIDE);
-                    // Rounds that go on until cancelled are for boards the exhaustive search
-                    // cannot finish, where the weighted moves do better.
-                    let weighted = weighted || until_cancelled;
-                    let steps = match (weighted, far) {
-                        (true, true) => STEPS_LARGE_FAR,
-                        (true, false) => STEPS_LARGE_NEAR,
-                        (false, true) => STEPS_FAR_FROM_BOUND,
-                        (false, false) => STEPS_PER_RESTART,
-                    };
-                    cover_with(
-                        geo,
-                        &single,
-                        &mut queens,
-                        steps_of(steps),
-                        weighted,
-                        &mut rng,
-                        cancel,
-                    )
-                };
+                let found = cover(
+                    geo,
+                    &single,
+                    &mut queens,
+                    steps_of(steps),
+                    moves,
+                    &mut rng,
+                    cancel,
+                );
                 found.then_some(queens)
             };
             let mut found = first_success(parallel, attempt);
@@ -282,26 +287,15 @@ pub(crate) fn shrink<const W: usize>(
                             let seed =
                                 round_seed((seed_base * 4 + g) * RESTARTS + restart, round, salt);
                             let mut rng = XorShift::new((0xD1B5_4A32_D192_ED03 ^ seed) | 1);
-                            let done = if independent {
-                                cover_independent(
-                                    geo,
-                                    &pieces,
-                                    &mut placed,
-                                    symmetric_steps,
-                                    &mut rng,
-                                    cancel,
-                                )
-                            } else {
-                                cover_with(
-                                    geo,
-                                    &pieces,
-                                    &mut placed,
-                                    symmetric_steps,
-                                    true,
-                                    &mut rng,
-                                    cancel,
-                                )
-                            };
+                            let done = cover(
+                                geo,
+                                &pieces,
+                                &mut placed,
+                                symmetric_steps,
+                                symmetric_moves,
+                                &mut rng,
+                                cancel,
+                            );
                             done.then(|| pieces.queens(&placed))
                         };
                         first_success(parallel, attempt)
@@ -327,6 +321,32 @@ pub(crate) fn shrink<const W: usize>(
         }
     }
     Some(best)
+}
+
+/// The moves of a restart: independent ones (`cover_independent`), or covering ones
+/// (`cover_with`), weighted or not.
+#[derive(Clone, Copy)]
+enum Moves {
+    Independent,
+    Weighted,
+    Plain,
+}
+
+/// One restart of `moves` on `pieces` for at most `steps` steps: true if `queens` then covers.
+fn cover<const W: usize>(
+    geo: &Geometry<W>,
+    pieces: &Pieces<W>,
+    queens: &mut [u16],
+    steps: u32,
+    moves: Moves,
+    rng: &mut XorShift,
+    cancel: Option<&AtomicBool>,
+) -> bool {
+    match moves {
+        Moves::Independent => cover_independent(geo, pieces, queens, steps, rng, cancel),
+        Moves::Weighted => cover_with(geo, pieces, queens, steps, true, rng, cancel),
+        Moves::Plain => cover_with(geo, pieces, queens, steps, false, rng, cancel),
+    }
 }
 
 /// The first of the restarts, in seed order, that finds a layout: side by side on the pool when

@@ -33,6 +33,7 @@ mod space;
 mod start;
 
 use std::fmt;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Duration;
 
 use crate::board::{words_for, Board};
@@ -43,7 +44,7 @@ use deadline::Deadline;
 use heuristic::Effort;
 use kernel::{Expansion, Searcher};
 use lines::MAX_CANDIDATES;
-use space::{layout_of, SpaceW};
+use space::{indices_of, layout_of, SpaceW};
 
 pub use crate::problem::Problem;
 pub use error::SearchError;
@@ -121,14 +122,12 @@ pub fn bracket(
     let cancelled = |d: &Deadline| d.cancelled_from_outside() && !d.passed();
     let space = SearchSpace::new(board, problem);
     let mut lower = bounds::cited_lower_bound(board);
-    let mut layout = None;
     if let Some(known) = known {
         problem.check(&known.layout, known.layout.len())?;
         lower = lower.max(known.lower);
-        layout = Some(known.layout.clone());
     }
     let mut nodes = 0;
-    let layout = match layout {
+    let layout = match known {
         // A board seen for the first time: the fixed rounds of the local search, which end in
         // well under a second on most boards, for at most half the budget; the rest proves.
         None => {
@@ -149,7 +148,8 @@ pub fn bracket(
         // layout is what can still improve, and the local search goes on from it until the
         // time is up, with seeds of its own for each layout it starts from, so that it goes on
         // where the last run stopped instead of repeating it.
-        Some(mut layout) => {
+        Some(known) => {
+            let mut layout = known.layout.clone();
             let half = Deadline::start(budget / 2, Some(deadline.flag()));
             let first = if layout.len() <= lower + 1 {
                 deadline.flag()
@@ -166,13 +166,11 @@ pub fn bracket(
                 return Err(SearchError::Cancelled);
             }
             if layout.len() > lower && !deadline.passed() {
-                let salt = layout
-                    .queens()
-                    .iter()
-                    .fold(0x51_7CC1_B727_220A, |h: u64, q| {
-                        (h ^ board.index(*q) as u64).wrapping_mul(0x0000_0100_0000_01B3)
-                    });
-                let effort = Effort::UntilCancelled { salt };
+                let mut salt = DefaultHasher::new();
+                layout.queens().hash(&mut salt);
+                let effort = Effort::UntilCancelled {
+                    salt: salt.finish(),
+                };
                 let within = options.cancelled_by(deadline.flag());
                 let found = space.local_search(&within, effort, Some(&layout), lower)?;
                 if found.len() < layout.len() {
@@ -456,11 +454,7 @@ impl SearchSpace {
         let queens = with_space!(self, s => {
             let greedy = heuristic::greedy(&s.geo, s.problem);
             let start = match from {
-                Some(layout) if layout.len() <= greedy.len() => layout
-                    .queens()
-                    .iter()
-                    .map(|&sq| s.board().index(sq) as u16)
-                    .collect(),
+                Some(layout) if layout.len() <= greedy.len() => indices_of(s.board(), layout),
                 _ => greedy,
             };
             let floor = floor.max(bounds::lower_bound(s.board()));

@@ -375,6 +375,15 @@ pub(crate) fn layout_of(board: Board, queens: &[u16]) -> Layout {
     )
 }
 
+/// The squares of `layout` as the search numbers them on `board`: the inverse of [`layout_of`].
+pub(crate) fn indices_of(board: Board, layout: &Layout) -> Vec<u16> {
+    layout
+        .queens()
+        .iter()
+        .map(|&q| board.index(q) as u16)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
