@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use queendom::error::{ErrorKind, Kind};
-use queendom::plan::{build, merge, PlanAsk, PlanGoal};
+use queendom::plan::{build, measure_cost, merge, LoadedPlan, PlanAsk, PlanGoal, COST_BUDGET};
 use queendom::row::RowKind;
 use queendom::search::{SearchError, SearchOptions};
 use queendom::table::writer::{choose_format, whole_table, TableSpec};
@@ -67,8 +67,12 @@ pub struct PlanArgs {
     )]
     output: Option<PathBuf>,
     /// `plan RUN --split PARTS`: cut these parts (`3,17,40-45` or `interrupted`) into pieces.
-    #[arg(long, value_name = "PARTS", conflicts_with_all = ["rows", "cols", "independent", "count", "queens"])]
+    #[arg(long, value_name = "PARTS", conflicts_with_all = ["rows", "cols", "independent", "count", "queens", "no_cost"])]
     split: Option<String>,
+    /// Do not measure what the plan will cost on this machine (a few seconds of sample searches);
+    /// plan.json is then the same, byte for byte, on every machine.
+    #[arg(long)]
+    no_cost: bool,
     /// With --split: each piece estimated at most this share of its part (0 < F <= 1).
     #[arg(long, value_name = "F", requires = "split", default_value_t = SPLIT_SHARE, value_parser = parse_share)]
     share: f64,
@@ -119,14 +123,26 @@ pub fn plan(args: PlanArgs) -> Result<(), Failure> {
         ..SearchOptions::for_threads(args.threads.count())
     };
     let pool = args.threads.pool()?;
-    let plan = match pool.install(|| build(&request, &options)) {
+    let interrupted = || {
+        eprintln!("queendom: interrupted while planning; nothing was written");
+        Failure::Interrupted(interrupt.exit_code())
+    };
+    let mut plan = match pool.install(|| build(&request, &options)) {
         Ok(p) => p,
-        Err(SearchError::Cancelled) => {
-            eprintln!("queendom: interrupted while planning; nothing was written");
-            return Err(Failure::Interrupted(interrupt.exit_code()));
-        }
+        Err(SearchError::Cancelled) => return Err(interrupted()),
         Err(e) => return Err(e.into()),
     };
+    if !args.no_cost {
+        let loaded = LoadedPlan::from_bytes(&plan.to_bytes())
+            .map_err(|e| Failure::Error(anyhow::anyhow!("internal error: {e}")))?;
+        // On this thread, outside the pool: the rate of one worker with -j 1.
+        match measure_cost(&loaded, COST_BUDGET, &options) {
+            Ok(Ok(cost)) => plan.cost = Some(cost),
+            Ok(Err(why)) => eprintln!("queendom: the plan's cost was not measured: {why}"),
+            Err(SearchError::Cancelled) => return Err(interrupted()),
+            Err(e) => return Err(e.into()),
+        }
+    }
     let run = RunDir::create(&output, &plan.to_bytes())?;
     print(&run.plan.describe(&output))?;
     Ok(())

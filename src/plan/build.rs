@@ -159,7 +159,8 @@ impl Ord for Candidate {
 }
 
 /// Make a plan: start layouts (and for a count the minimum), then the cut. Deterministic: the same
-/// request gives the same plan, byte for byte, on any machine and any number of threads.
+/// request gives the same plan, byte for byte, on any machine and any number of threads. (Its
+/// cost, which `queendom plan` measures and adds, is of the machine: see `measure_cost`.)
 pub fn build(request: &PlanRequest, options: &SearchOptions) -> Result<Plan, SearchError> {
     let mut searched: Vec<Board> = Vec::new();
     for &b in &request.boards {
@@ -305,6 +306,7 @@ pub fn build(request: &PlanRequest, options: &SearchOptions) -> Result<Plan, Sea
         table: request.table.clone(),
         boards,
         parts,
+        cost: None,
     })
 }
 

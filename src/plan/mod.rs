@@ -15,6 +15,7 @@ mod attempts;
 mod audit;
 mod build;
 pub mod checkpoint;
+mod cost;
 mod merge;
 mod report;
 pub mod run_dir;
@@ -43,6 +44,9 @@ pub use audit::{
     AuditError, AuditStop, MergedRun, PartAudit, RunAudit,
 };
 pub use build::{build, PlanAsk, PlanAskError, PlanRequest, MIN_PART_NODES, PROBES};
+pub use cost::{
+    cpu_time_text, measure_cost, CostSample, NoCost, PlanCost, COST_BUDGET, COST_CPU_SECONDS,
+};
 pub use merge::{
     array_syntax, count_contradiction, merge, parse_array_syntax, BoardAnswer, MergeError, Merged,
     PartListError,
@@ -87,6 +91,12 @@ pub struct Plan {
     pub table: Option<TableAxes>,
     pub boards: Vec<PlanBoard>,
     pub parts: Vec<PlanPart>,
+    /// What the plan will cost on the machine that made it (`queendom plan` measures it unless
+    /// told `--no-cost`). Absent in plans made without it and in plans from before it existed,
+    /// which read as before. Measured, so it differs from machine to machine, and so does the
+    /// id of a plan that holds it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<PlanCost>,
 }
 
 /// The axes of a table plan, for the exports that need them (the grid).
@@ -290,6 +300,9 @@ impl LoadedPlan {
         if let Some(axes) = &plan.table {
             check_axes(axes, &boards)?;
         }
+        if let Some(cost) = &plan.cost {
+            cost.check(boards.len()).map_err(bad)?;
+        }
         let mut paths = Vec::with_capacity(plan.parts.len());
         for (k, p) in plan.parts.iter().enumerate() {
             if p.board >= plan.boards.len() {
@@ -459,6 +472,9 @@ impl LoadedPlan {
                 "estimated {total:.3e} nodes; the largest part {:.1}% of them\n",
                 100.0 * largest / total
             ));
+        }
+        if let Some(cost) = &plan.plan.cost {
+            out.push_str(&format!("estimated cost: {}\n", cost.text()));
         }
         out.push_str(&format!(
         "run: queendom work {} --next --until-done   (one worker; start as many as you like)\n     \

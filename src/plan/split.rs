@@ -79,9 +79,13 @@ pub fn split_parts(
         moved.push((new_parts.len()..new_parts.len() + pieces.len()).collect());
         new_parts.extend(pieces);
     }
+    // The rate measured when the plan was made still holds; the nodes it prices are the new
+    // estimates.
+    let estimated: f64 = new_parts.iter().map(|p| p.estimate).sum();
     Ok(Split {
         plan: Plan {
             parts: new_parts,
+            cost: plan.plan.cost.as_ref().map(|c| c.for_nodes(estimated)),
             ..plan.plan.clone()
         },
         moved,

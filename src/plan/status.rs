@@ -6,7 +6,8 @@ use std::time::SystemTime;
 
 use super::run_dir::{RunDir, MAX_LOG_FILE, MERGE_LOG};
 use super::{
-    array_syntax, last_attempt, slurm_time, time_text, Attempt, AttemptEvent, LastAttempt, PlanGoal,
+    array_syntax, last_attempt, slurm_time, time_text, Attempt, AttemptEvent, LastAttempt,
+    PlanCost, PlanGoal,
 };
 use crate::destination::file::read_regular;
 
@@ -58,6 +59,10 @@ pub struct StatusReport {
     pub last_merge: Option<String>,
     /// The best layout's size per board (`BOARD: QUEENS`), for a minimum of at most 8 boards.
     pub best: Option<Vec<String>>,
+    /// The plan's estimated nodes (the sum of its parts' estimates).
+    pub estimated_nodes: f64,
+    /// What the plan costs on the machine that made it, if that was measured.
+    pub cost: Option<PlanCost>,
 }
 
 impl StatusReport {
@@ -154,6 +159,8 @@ impl StatusReport {
                 .find(|l| !l.trim().is_empty())
                 .map(str::to_string),
             best: (run.plan.plan.goal == PlanGoal::Minimum && best.len() <= 8).then_some(best),
+            estimated_nodes: done_estimate + left_estimate,
+            cost: run.plan.plan.cost.clone(),
             refused: results.refused,
         }
     }
@@ -208,6 +215,9 @@ impl StatusReport {
             "largest_part_left_cpu_seconds_estimate": s.largest_left.map(|(_, c)| c),
             "suggested_time": s.suggested_time,
             "merge": s.last_merge,
+            "estimated_nodes": s.estimated_nodes,
+            "estimated_cpu_hours": s.cost.as_ref().map(|c| c.cpu_hours),
+            "nodes_per_cpu_second": s.cost.as_ref().map(|c| c.nodes_per_cpu_second),
         })
     }
 
@@ -220,6 +230,14 @@ impl StatusReport {
             "plan {}\nparts: {parts}; done {done}, running {running}, left {left}\n",
             s.plan
         );
+        if s.estimated_nodes > 0.0 {
+            let cost = s.cost.as_ref().map(|c| format!(", {}", c.text()));
+            out.push_str(&format!(
+                "estimated {:.3e} nodes{}\n",
+                s.estimated_nodes,
+                cost.unwrap_or_default()
+            ));
+        }
         out.push_str(&format!(
             "search so far: {nodes} nodes, {cpu:.1} CPU s ({wall:.1} s of part wall time)\n"
         ));

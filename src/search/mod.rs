@@ -40,7 +40,7 @@ use crate::board::{words_for, Board};
 use crate::layout::Layout;
 use crate::trace::{TaskIdentity, TaskKind};
 
-use deadline::Deadline;
+pub(crate) use deadline::Deadline;
 use heuristic::Effort;
 use kernel::{Expansion, Searcher};
 use lines::MAX_CANDIDATES;

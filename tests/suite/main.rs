@@ -20,6 +20,7 @@ mod nqueens;
 mod pdf;
 mod pictures;
 mod plan;
+mod plan_cost;
 mod readback;
 mod readme;
 mod refusals;

@@ -125,6 +125,20 @@ fn stray_in_checkpoint(dir: &Path) {
     fs::write(dir.join("ck/6x6-domination/results/answer.txt"), "5\n").unwrap();
 }
 
+/// A plan of 6x6 whose cost was edited to a rate of no nodes per second (and so infinite hours).
+fn forged_cost(dir: &Path) {
+    plan(dir);
+    let path = dir.join("run/plan.json");
+    let mut plan: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+    plan["cost"] = serde_json::json!({
+        "nodes_per_cpu_second": 0.0,
+        "cpu_hours": 1.0,
+        "host": "forger",
+        "samples": [{"board": 0, "path": "0", "nodes": 0, "cpu_seconds": 1.0}],
+    });
+    fs::write(&path, serde_json::to_vec_pretty(&plan).unwrap()).unwrap();
+}
+
 /// `run/plan.json` that is not JSON.
 fn junk_plan(dir: &Path) {
     fs::create_dir(dir.join("run")).unwrap();
@@ -400,6 +414,12 @@ const CASES: &[Case] = &[
         setup: stray_in_checkpoint,
         args: &["solve", "6x6", "--checkpoint", "ck"],
         says: "is not a checkpoint of this run",
+    },
+    Case {
+        refusal: "cli: status of a plan whose cost has no positive rate",
+        setup: forged_cost,
+        args: &["status", "run"],
+        says: "plan.json: it is inconsistent: its cost has no positive rate",
     },
     Case {
         refusal: "PlanError::AxisBoard",
