@@ -98,6 +98,11 @@ impl OutFile {
         Ok(inspect(path)?.existing.is_some())
     }
 
+    /// The file written: the path with its symbolic links resolved.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// The path as the user wrote it, for messages.
     pub fn shown(&self) -> &Path {
         &self.shown

@@ -29,7 +29,7 @@ use super::resume::{
     MAX_LINE_BYTES,
 };
 use crate::board::Board;
-use crate::destination::file::{cannot_write, read_start, write_whole};
+use crate::destination::file::{cannot_write, read_regular, read_start, write_whole};
 use crate::destination::{check_stdout, OutFile, OutputError, Sink, Target};
 use crate::error::{ErrorKind, Kind};
 use crate::export::{Export, ExportError, Format, Subject};
@@ -239,7 +239,7 @@ impl<S: Schema> Output<S> {
             ));
         }
 
-        if out.exists() && !force {
+        if out.exists() && !force && !journal_was_finished(&out, &journal, &spec, &schema) {
             return Err(refused(format!(
                 "{} already exists, and {format} tables cannot be resumed: use --force to replace \
                  it once the new table is complete",
@@ -719,6 +719,46 @@ impl<S: Schema> Output<S> {
         }
         bytes
     }
+}
+
+/// Whether `out` (a whole-table format) is exactly the table the complete journal beside it
+/// makes: a run stopped between writing FILE and removing its journal. The same command then
+/// finishes it (writes the same bytes again and removes the journal) instead of refusing a FILE
+/// it made itself. Anything else (a journal not complete, a FILE that differs) is not ours to
+/// replace without `--force`.
+fn journal_was_finished<S: Schema>(
+    out: &OutFile,
+    journal: &Path,
+    spec: &TableSpec,
+    schema: &S,
+) -> bool {
+    let boards = spec.boards.len();
+    let Ok((contents, true)) = read_journal(journal, boards) else {
+        return false;
+    };
+    let Ok(existing) = resume::read_table(&contents, Format::Csv, schema, &spec.boards, false)
+    else {
+        return false;
+    };
+    let rows: HashMap<Board, &S::Row> = existing
+        .rows
+        .iter()
+        .filter(|k| k.row.is_final())
+        .map(|k| (k.board(), &k.row))
+        .collect();
+    let Some(in_order) = spec
+        .boards
+        .iter()
+        .map(|b| rows.get(b).copied())
+        .collect::<Option<Vec<_>>>()
+    else {
+        return false;
+    };
+    let Ok(expected) = whole_table(spec, schema.kind(), in_order) else {
+        return false;
+    };
+    let limit = expected.len() as u64;
+    read_regular(out.path(), limit).is_ok_and(|bytes| bytes == expected)
 }
 
 fn refusal(source: &str, e: ResumeError) -> TableError {
