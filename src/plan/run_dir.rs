@@ -224,10 +224,22 @@ impl RunDir {
         };
         fs::create_dir_all(self.path.join(ATTEMPTS))?;
         let mut file = OpenOptions::new()
+            .read(true)
             .create(true)
             .append(true)
             .open(self.attempts_path(k))?;
-        file.write_all(attempt.to_line().as_bytes())?;
+        // A line cut short by a full disk is ended first, so that it costs only itself:
+        // appended to, it would take this record with it.
+        let len = file.metadata()?.len();
+        let mut last = [0u8];
+        let cut = len > 0 && {
+            use std::os::unix::fs::FileExt;
+            file.read_exact_at(&mut last, len - 1)?;
+            last[0] != b'\n'
+        };
+        let mut line = if cut { "\n".to_string() } else { String::new() };
+        line.push_str(&attempt.to_line());
+        file.write_all(line.as_bytes())?;
         file.sync_data()
     }
 
