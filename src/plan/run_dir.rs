@@ -562,7 +562,7 @@ fn naming(path: &Path, e: io::Error) -> io::Error {
     io::Error::new(e.kind(), write_error_text(path, &e))
 }
 
-/// The number of steps of a split (see [`step`]).
+/// The number of steps of a split: its write points for `QUEENDOM_FAULT=split:KIND:K`.
 pub const SPLIT_STEPS: u32 = 12;
 
 /// Complete or undo a split that stopped half way (killed, a full disk). A staging area with its
@@ -631,7 +631,8 @@ fn roll_forward(path: &Path) -> io::Result<PathBuf> {
         fs::rename(&new_plan, &plan).map_err(|e| naming(&plan, e))?;
         step(&path.join(RESULTS))?;
     }
-    for dir in [RESULTS, ATTEMPTS] {
+    // After each move, what the next step moves: the attempts, then the staging area, removed.
+    for (dir, next) in [(RESULTS, path.join(ATTEMPTS)), (ATTEMPTS, staging.clone())] {
         let (new, old) = (staging.join(dir), path.join(dir));
         if !new.exists() {
             continue;
@@ -641,7 +642,7 @@ fn roll_forward(path: &Path) -> io::Result<PathBuf> {
         }
         step(&old)?;
         fs::rename(&new, &old).map_err(|e| naming(&old, e))?;
-        step(&staging)?;
+        step(&next)?;
     }
     if staging.exists() {
         fs::remove_dir_all(&staging)?;
