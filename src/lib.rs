@@ -14,6 +14,7 @@ pub mod check;
 pub mod destination;
 pub mod error;
 pub mod export;
+pub mod fault;
 pub mod kinds;
 pub mod layout;
 pub mod listing;

@@ -93,6 +93,30 @@ enum Command {
     Manpage,
 }
 
+impl Command {
+    /// The command's name as `QUEENDOM_FAULT` gives it (see `queendom::fault`): its own, but
+    /// `split` for `plan RUN --split`.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Table(_) => "table",
+            Command::Solve(_) => "solve",
+            Command::Count(_) => "count",
+            Command::Nqueens(_) => "nqueens",
+            Command::Plot(_) => "plot",
+            Command::Report(_) => "report",
+            Command::Plan(args) if args.is_split() => "split",
+            Command::Plan(_) => "plan",
+            Command::Work(_) => "work",
+            Command::Status(_) => "status",
+            Command::Merge(_) => "merge",
+            Command::Audit(_) => "audit",
+            Command::Bench(_) => "bench",
+            Command::Completions { .. } => "completions",
+            Command::Manpage => "manpage",
+        }
+    }
+}
+
 /// Options every computing command shares.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ThreadArgs {
@@ -198,6 +222,7 @@ pub fn run() -> i32 {
         Ok(cli) => cli,
         Err(e) => return parse_error(e),
     };
+    queendom::fault::enter(cli.command.name());
     let outcome = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Table(args) => table::run(args),

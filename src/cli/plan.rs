@@ -82,6 +82,13 @@ pub struct PlanArgs {
     threads: ThreadArgs,
 }
 
+impl PlanArgs {
+    /// `plan RUN --split PARTS`, which changes a plan, rather than making one.
+    pub fn is_split(&self) -> bool {
+        self.split.is_some()
+    }
+}
+
 pub fn plan(args: PlanArgs) -> Result<(), Failure> {
     if let Some(parts) = &args.split {
         let Some(dir) = &args.board else {

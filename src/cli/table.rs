@@ -83,7 +83,9 @@ pub struct TableArgs {
     count: bool,
     /// Give each board at most TIME (5s, 2m, 1h30m): a proof if it ends in time, else its
     /// lower and upper bounds (columns lower, upper, status); run again to tighten them.
-    #[arg(long, value_name = "TIME", value_parser = parse_budget, conflicts_with_all = ["count", "checkpoint"])]
+    /// With --checkpoint, a board's proof keeps its finished parts there and the next run goes on
+    /// from them.
+    #[arg(long, value_name = "TIME", value_parser = parse_budget, conflicts_with = "count")]
     budget: Option<Duration>,
     /// Keep each board's finished parts in DIR/BOARD-PROBLEM/, to resume; boards run one by one.
     #[arg(long, value_name = "DIR")]

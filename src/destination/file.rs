@@ -98,6 +98,11 @@ impl OutFile {
         Ok(inspect(path)?.existing.is_some())
     }
 
+    /// The file written: the path with its symbolic links resolved.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// The path as the user wrote it, for messages.
     pub fn shown(&self) -> &Path {
         &self.shown
@@ -203,8 +208,12 @@ impl OutFile {
 
     fn fill(&self, bytes: &[u8]) -> Result<Replacement, OutputError> {
         let mut replacement = self.replacement()?;
-        replacement.file().write_all(bytes).map_err(|e| {
-            OutputError::Failed(format!("cannot write {}: {e}", self.shown.display()))
+        crate::fault::write_all("whole file", replacement.file(), bytes).map_err(|e| {
+            OutputError::Failed(format!(
+                "cannot write {}: {e}{}",
+                self.shown.display(),
+                super::full_disk_hint(&e)
+            ))
         })?;
         Ok(replacement)
     }
@@ -242,7 +251,10 @@ impl Replacement {
 
     fn put_in_place(self, replace: bool) -> Result<(), OutputError> {
         let shown = self.shown.display().to_string();
-        let write_error = |e: io::Error| OutputError::Failed(format!("cannot write {shown}: {e}"));
+        let write_error = |e: io::Error| {
+            let hint = super::full_disk_hint(&e);
+            OutputError::Failed(format!("cannot write {shown}: {e}{hint}"))
+        };
         self.temp.as_file().sync_all().map_err(write_error)?;
         if self.keep_mode {
             // The umask may have narrowed the mode at creation: the old file's mode, exactly.

@@ -33,6 +33,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sha2::{Digest, Sha256};
 
+use crate::fault;
+
 /// The longest file name (one path component, in bytes) Linux file systems take.
 pub const NAME_MAX: usize = 255;
 
@@ -63,7 +65,7 @@ impl Lock {
     /// Take the locks of the file `target` (the path's and, if the file exists, the file's),
     /// without waiting.
     pub fn take(target: &Path) -> Result<Lock, LockError> {
-        let path = Sidecar::take(sidecar(target, "lock"))?;
+        let path = Sidecar::take(sidecar(target, "lock"), Some("lock note"))?;
         let file = FileLock::take(target)?;
         Ok(Lock {
             path,
@@ -120,7 +122,7 @@ impl FileLock {
             _ => Path::new("."),
         };
         let name = format!(".queendom-{:x}-{}.lock", meta.dev(), meta.ino());
-        let note = Sidecar::take(dir.join(name))?;
+        let note = Sidecar::take(dir.join(name), None)?;
         // Read-only and without blocking: a file without read permission (which --force may
         // still replace) is left to the sidecars, as is anything that is no longer the file.
         let file = OpenOptions::new()
@@ -156,7 +158,9 @@ struct Sidecar {
 }
 
 impl Sidecar {
-    fn take(path: PathBuf) -> Result<Sidecar, LockError> {
+    /// `point`: the write point of [`crate::fault`] the note passes, if any (the path's lock,
+    /// which every run takes first, is how a refusal on a full disk is tested).
+    fn take(path: PathBuf, point: Option<&str>) -> Result<Sidecar, LockError> {
         loop {
             let mut file = OpenOptions::new()
                 .read(true)
@@ -197,10 +201,11 @@ impl Sidecar {
             let mut sidecar = Sidecar { path, file };
             sidecar.file.set_len(0).map_err(LockError::Io)?;
             sidecar.file.rewind().map_err(LockError::Io)?;
-            sidecar
-                .file
-                .write_all(note.as_bytes())
-                .map_err(LockError::Io)?;
+            let written = match point {
+                Some(point) => fault::write_all(point, &mut sidecar.file, note.as_bytes()),
+                None => sidecar.file.write_all(note.as_bytes()),
+            };
+            written.map_err(LockError::Io)?;
             return Ok(sidecar);
         }
     }

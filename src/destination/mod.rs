@@ -43,7 +43,7 @@ pub fn write_error_text(path: &std::path::Path, e: &io::Error) -> String {
 pub fn full_disk_hint(e: &io::Error) -> &'static str {
     match e.raw_os_error() {
         Some(libc::ENOSPC) | Some(libc::EDQUOT) => {
-            "; free space and run the same command again: finished parts are kept"
+            "; free space and run the same command again: nothing finished is lost"
         }
         _ => "",
     }
@@ -109,6 +109,12 @@ impl Sink {
         self.inner.write_all(bytes)?;
         self.inner.flush()
     }
+
+    /// [`write_now`](Self::write_now) through the write point `point` of [`crate::fault`].
+    pub fn write_at(&mut self, point: &str, bytes: &[u8]) -> io::Result<()> {
+        crate::fault::write_all(point, &mut self.inner, bytes)?;
+        self.inner.flush()
+    }
 }
 
 /// Fail if standard output was closed when queendom started (`queendom ... >&-`).
@@ -168,7 +174,7 @@ mod write_error_tests {
         let text = write_error_text(path, &full);
         assert!(text.starts_with("writing RUN/results/part-000017.json: No space left on device"));
         assert!(
-            text.ends_with("free space and run the same command again: finished parts are kept")
+            text.ends_with("free space and run the same command again: nothing finished is lost")
         );
         let other = io::Error::from_raw_os_error(libc::EACCES);
         assert!(!write_error_text(path, &other).contains("free space"));

@@ -3,6 +3,7 @@
 //! loses at most the part in progress.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use thiserror::Error;
 
@@ -11,11 +12,16 @@ use super::{build, merge, PlanGoal, PlanRequest, PROBES};
 use crate::board::Board;
 use crate::error::{ErrorKind, Kind};
 use crate::layout::Layout;
-use crate::search::{Problem, SearchError, SearchOptions};
+use crate::search::{
+    prove_next_size, Problem, Prover, SearchError, SearchOptions, SearchSpace, StartLayouts,
+};
 
 /// With `--checkpoint`, parts are not cut below a second or two of search: a finished part costs
 /// a result file written with fsync, and an interruption loses at most one part anyway.
 const CHECKPOINT_PART_NODES: f64 = 1_000_000.0;
+
+/// The parts a checkpointed board's plan aims at (fewer where its tree is small).
+pub const CHECKPOINT_PARTS: usize = 64;
 
 /// Why a checkpointed search stopped.
 #[derive(Debug, Error)]
@@ -52,6 +58,20 @@ pub fn solve_checkpointed(
     threads: usize,
     on_part: &dyn Fn(usize, usize),
 ) -> Result<(Layout, u64), CheckpointError> {
+    let run = take_up_or_plan(board, problem, dir, parts, options)?;
+    run_parts(&run, options, threads, on_part)
+}
+
+/// The run directory of `board`'s proof in `dir`: the plan of an earlier run taken up (after
+/// checking that it is a plan of this board and problem and holds no foreign result), or a new
+/// plan (from `options.start` or the local search) written there.
+fn take_up_or_plan(
+    board: Board,
+    problem: Problem,
+    dir: &Path,
+    parts: usize,
+    options: &SearchOptions,
+) -> Result<RunDir, CheckpointError> {
     let sub = checkpoint_dir(dir, board, problem);
     let cancelled = || {
         options
@@ -145,6 +165,24 @@ pub fn solve_checkpointed(
         RunDir::create_locked(&sub, &lock, &plan.to_bytes())?
     };
     drop(lock);
+    Ok(run)
+}
+
+/// Run every part of `run` that has no result, in plan order, then merge: the optimum and the
+/// nodes of the whole proof.
+fn run_parts(
+    run: &RunDir,
+    options: &SearchOptions,
+    threads: usize,
+    on_part: &dyn Fn(usize, usize),
+) -> Result<(Layout, u64), CheckpointError> {
+    let sub = &run.path;
+    let cancelled = || {
+        options
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    };
     let total = run.plan.parts();
     // In plan order: the parts done so far are the search's first ones.
     let order: Vec<usize> = (0..total).collect();
@@ -210,6 +248,83 @@ impl Kind for CheckpointError {
             CheckpointError::Refused(e) => e.kind(),
             CheckpointError::Search(e) => e.kind(),
             CheckpointError::Cancelled(..) | CheckpointError::Failed(_) => ErrorKind::Failure,
+        }
+    }
+}
+
+/// The prover of `table --budget TIME --checkpoint DIR` (see [`crate::search::bracket_with`]): the
+/// board's proof is the plan [`solve_checkpointed`] keeps in DIR, started from the best layout
+/// known, its parts run until the budget's deadline. A part finished is on disk, so the next run
+/// goes on from the parts left; when the last part ends, the merge gives the optimum and the
+/// bounds meet. A plan kept from an earlier run (with the budget or without) is taken up as it
+/// is, even if a smaller layout has been found since: its parts found the minimum of their part
+/// below its own start, which is still the minimum.
+pub struct CheckpointProver<'a> {
+    pub dir: &'a Path,
+    pub threads: usize,
+    pub on_part: &'a dyn Fn(usize, usize),
+    /// What stops the making of a plan (Ctrl-C): not the deadline, which would throw a plan
+    /// away unwritten on every run whose budget is shorter than the planning.
+    pub interrupt: Option<Arc<std::sync::atomic::AtomicBool>>,
+}
+
+impl Prover for CheckpointProver<'_> {
+    type Error = CheckpointError;
+
+    fn prove(
+        &mut self,
+        space: &SearchSpace,
+        lower: &mut usize,
+        layout: &mut Layout,
+        options: &SearchOptions,
+    ) -> Result<u64, CheckpointError> {
+        // Two or more queens apart, the cheaper proof of the lower bound goes first, in memory
+        // (a size cut short by the deadline is searched again next time): it raises the lower
+        // bound, or finds a layout, one size at a time.
+        let mut nodes = 0;
+        while *lower + 1 < layout.len() {
+            match prove_next_size(space, lower, layout, options)? {
+                Some(n) => nodes += n,
+                None => return Ok(nodes),
+            }
+        }
+        if *lower >= layout.len() {
+            return Ok(nodes);
+        }
+        let (board, problem) = (space.board(), space.problem());
+        let start = StartLayouts::new(problem, vec![layout.clone()])
+            .map_err(|e| CheckpointError::Failed(format!("{board}: {e}")))?;
+        let options = SearchOptions {
+            start: Some(Arc::new(start)),
+            progress: None,
+            ..options.clone()
+        };
+        let planning = SearchOptions {
+            cancel: self.interrupt.clone(),
+            ..options.clone()
+        };
+        let run = take_up_or_plan(board, problem, self.dir, CHECKPOINT_PARTS, &planning)?;
+        let solved = run_parts(&run, &options, self.threads, self.on_part);
+        match solved {
+            Ok((optimal, merged)) => {
+                problem
+                    .check(&optimal, optimal.len())
+                    .map_err(|e| CheckpointError::Search(e.into()))?;
+                if optimal.len() < *lower || optimal.len() > layout.len() {
+                    return Err(CheckpointError::Search(SearchError::Inconsistent(format!(
+                        "the checkpointed proof of {board} gives {} queens, outside the bounds \
+                         {lower}..{}",
+                        optimal.len(),
+                        layout.len()
+                    ))));
+                }
+                *layout = optimal;
+                *lower = layout.len();
+                Ok(nodes + merged)
+            }
+            // The deadline (or Ctrl-C, which the caller tells apart): the parts done are kept.
+            Err(CheckpointError::Cancelled(..)) => Ok(nodes),
+            Err(e) => Err(e),
         }
     }
 }

@@ -33,6 +33,7 @@ use crate::destination::file::{open_regular, read_regular, write_whole};
 use crate::destination::lock::host_name;
 use crate::destination::write_error_text;
 use crate::error::{ErrorKind, Kind};
+use crate::fault;
 use crate::search::{SearchError, SearchOptions};
 
 /// A run directory that cannot be used as asked (missing, foreign, not empty, unreadable): a
@@ -222,13 +223,29 @@ impl RunDir {
             exit,
             why,
         };
-        fs::create_dir_all(self.path.join(ATTEMPTS))?;
-        let mut file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(self.attempts_path(k))?;
-        file.write_all(attempt.to_line().as_bytes())?;
-        file.sync_data()
+        let path = self.attempts_path(k);
+        let record = || -> io::Result<()> {
+            fs::create_dir_all(self.path.join(ATTEMPTS))?;
+            let mut file = OpenOptions::new()
+                .read(true)
+                .create(true)
+                .append(true)
+                .open(&path)?;
+            // A line cut short by a full disk is ended first, so that it costs only itself:
+            // appended to, it would take this record with it.
+            let len = file.metadata()?.len();
+            let mut last = [0u8];
+            let cut = len > 0 && {
+                use std::os::unix::fs::FileExt;
+                file.read_exact_at(&mut last, len - 1)?;
+                last[0] != b'\n'
+            };
+            let mut line = if cut { "\n".to_string() } else { String::new() };
+            line.push_str(&attempt.to_line());
+            fault::write_all("attempt record", &mut file, line.as_bytes())?;
+            file.sync_data()
+        };
+        record().map_err(|e| naming(&path, e))
     }
 
     /// Every attempt recorded at part `k`, oldest first.
@@ -246,7 +263,7 @@ impl RunDir {
         let mut probe = tempfile::Builder::new()
             .prefix(".write-check.")
             .tempfile_in(self.results_dir())?;
-        probe.write_all(b"queendom\n")?;
+        fault::write_all("results check", &mut probe, b"queendom\n")?;
         probe.as_file().sync_all()?;
         probe.close()
     }
@@ -367,29 +384,32 @@ impl RunDir {
     /// Try to claim part `k`: `Ok(Ok(claim))` if this process now holds it, `Ok(Err(note))` with
     /// the holder's note if another process does.
     pub fn claim(&self, k: usize) -> io::Result<Result<Claim, String>> {
-        fs::create_dir_all(self.path.join(CLAIMS))?;
         let path = self.claim_path(k);
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)?;
-        if !ofd_lock(&file, libc::F_OFD_SETLK)? {
-            let mut note = String::new();
-            let _ = file.read_to_string(&mut note);
-            return Ok(Err(note.trim().to_string()));
-        }
-        file.set_len(0)?;
-        let note = format!(
-            "host {} pid {} since {}",
-            host_name(),
-            std::process::id(),
-            utc_iso(SystemTime::now())
-        );
-        file.write_all(note.as_bytes())?;
-        file.flush()?;
-        Ok(Ok(Claim { _file: file }))
+        let claim = || -> io::Result<Result<Claim, String>> {
+            fs::create_dir_all(self.path.join(CLAIMS))?;
+            let mut file = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)?;
+            if !ofd_lock(&file, libc::F_OFD_SETLK)? {
+                let mut note = String::new();
+                let _ = file.read_to_string(&mut note);
+                return Ok(Err(note.trim().to_string()));
+            }
+            file.set_len(0)?;
+            let note = format!(
+                "host {} pid {} since {}",
+                host_name(),
+                std::process::id(),
+                utc_iso(SystemTime::now())
+            );
+            fault::write_all("claim note", &mut file, note.as_bytes())?;
+            file.flush()?;
+            Ok(Ok(Claim { _file: file }))
+        };
+        claim().map_err(|e| naming(&path, e))
     }
 
     /// Whether some process holds part `k`'s claim right now. Asks the kernel without taking the
@@ -444,8 +464,9 @@ impl RunDir {
             .map_err(|e| WorkError::Io(io::Error::other(format!("internal error: {e}"))))?;
         fs::create_dir_all(self.results_dir()).map_err(WorkError::Io)?;
         let path = self.result_path(k);
-        write_whole(&path, &bytes)
-            .map_err(|e| WorkError::Io(io::Error::new(e.kind(), write_error_text(&path, &e))))?;
+        fault::point("part result")
+            .and_then(|()| write_whole(&path, &bytes))
+            .map_err(|e| WorkError::Io(naming(&path, e)))?;
         self.seen.lock().unwrap_or_else(|e| e.into_inner())[k] = Some(report.clone());
         Ok(report)
     }
@@ -528,17 +549,20 @@ pub const STAGING: &str = "staging";
 /// that a split completed but for its removal is still known as done.
 pub const COMMIT: &str = "split.commit";
 
-/// Fault injection for the suite: with `QUEENDOM_FAULT=split:K` in its environment, a process
-/// dies at the K-th step of a split (1..=[`SPLIT_STEPS`]) as by `kill -9`: no destructor runs,
-/// nothing is flushed, the locks are released by the kernel.
-fn fault_point(step: u32) {
-    if std::env::var_os("QUEENDOM_FAULT").is_some_and(|v| v == *format!("split:{step}")) {
-        // SAFETY: _exit ends the process at once; nothing of it is used afterwards.
-        unsafe { libc::_exit(137) }
-    }
+/// A step of a split, in order: the write points of the command `split` ([`crate::fault`];
+/// `QUEENDOM_FAULT=split:kill:K` stops a split at its K-th step as `kill -9` would,
+/// `split:full:K` fails the step's next write or rename as a full disk would). `path` is what the
+/// step writes or moves next, which a failure there names.
+fn step(path: &Path) -> io::Result<()> {
+    fault::point("split step").map_err(|e| naming(path, e))
 }
 
-/// The number of steps of a split at which `fault_point` can stop it.
+/// `e` with the file it happened to, and for a full disk what to do.
+fn naming(path: &Path, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), write_error_text(path, &e))
+}
+
+/// The number of steps of a split: its write points for `QUEENDOM_FAULT=split:KIND:K`.
 pub const SPLIT_STEPS: u32 = 12;
 
 /// Complete or undo a split that stopped half way (killed, a full disk). A staging area with its
@@ -590,38 +614,41 @@ fn roll_forward(path: &Path) -> io::Result<PathBuf> {
     }
     let history = path.join(name);
     if !history.is_dir() {
-        fs::create_dir(&history)?;
+        fs::create_dir(&history).map_err(|e| naming(&history, e))?;
     }
-    fault_point(5);
+    let plan = path.join(PLAN_FILE);
+    step(&history.join(PLAN_FILE))?;
     let new_plan = staging.join(PLAN_FILE);
     if new_plan.exists() {
         if !history.join(PLAN_FILE).exists() {
             write_whole(
                 &history.join(PLAN_FILE),
-                &read_regular(&path.join(PLAN_FILE), MAX_LEDGER_FILE)?,
-            )?;
+                &read_regular(&plan, MAX_LEDGER_FILE)?,
+            )
+            .map_err(|e| naming(&history.join(PLAN_FILE), e))?;
         }
-        fault_point(6);
-        fs::rename(&new_plan, path.join(PLAN_FILE))?;
-        fault_point(7);
+        step(&plan)?;
+        fs::rename(&new_plan, &plan).map_err(|e| naming(&plan, e))?;
+        step(&path.join(RESULTS))?;
     }
-    for (dir, steps) in [(RESULTS, [8, 9]), (ATTEMPTS, [10, 11])] {
+    // After each move, what the next step moves: the attempts, then the staging area, removed.
+    for (dir, next) in [(RESULTS, path.join(ATTEMPTS)), (ATTEMPTS, staging.clone())] {
         let (new, old) = (staging.join(dir), path.join(dir));
         if !new.exists() {
             continue;
         }
         if old.exists() {
-            fs::rename(&old, history.join(dir))?;
+            fs::rename(&old, history.join(dir)).map_err(|e| naming(&old, e))?;
         }
-        fault_point(steps[0]);
-        fs::rename(&new, &old)?;
-        fault_point(steps[1]);
+        step(&old)?;
+        fs::rename(&new, &old).map_err(|e| naming(&old, e))?;
+        step(&next)?;
     }
     if staging.exists() {
         fs::remove_dir_all(&staging)?;
     }
     File::open(path)?.sync_all()?;
-    fault_point(12);
+    step(&path.join(COMMIT))?;
     fs::remove_file(path.join(COMMIT))?;
     Ok(history)
 }
@@ -636,20 +663,43 @@ impl RunDir {
     /// mark leaves the old run as it was (the staging area is removed by the next command), one
     /// after it leaves a split that the next command completes.
     pub fn replace_plan(&self, _lock: &PlanLock, split: &Split) -> io::Result<PathBuf> {
+        let staging = self.path.join(STAGING);
+        let (commit, history) = (
+            self.path.join(COMMIT),
+            format!("split-{}", &self.plan.id[..12]),
+        );
+        let committed = self.stage(split, &staging).and_then(|()| {
+            step(&commit)?;
+            write_whole(&commit, format!("{history}\n").as_bytes()).map_err(|e| naming(&commit, e))
+        });
+        if let Err(e) = committed {
+            // Nothing is decided without the commit mark: a split that cannot be staged or
+            // committed (a full disk) leaves the run as it was, without its staging area.
+            if !commit.exists() {
+                let _ = fs::remove_dir_all(&staging);
+            }
+            return Err(e);
+        }
+        step(&self.path.join(&history))?;
+        roll_forward(&self.path)
+    }
+
+    /// Write the new plan, results and attempts of `split` into `staging` (steps 1 and 2).
+    fn stage(&self, split: &Split, staging: &Path) -> io::Result<()> {
         let bytes = split.plan.to_bytes();
         let new = LoadedPlan::from_bytes(&bytes)
             .map_err(|e| io::Error::other(format!("internal error: the split plan: {e}")))?;
-        let staging = self.path.join(STAGING);
         if staging.exists() {
-            fs::remove_dir_all(&staging)?;
+            fs::remove_dir_all(staging)?;
         }
-        fs::create_dir(&staging)?;
-        fault_point(1);
-        write_whole(&staging.join(PLAN_FILE), &bytes)?;
-        fault_point(2);
+        fs::create_dir(staging).map_err(|e| naming(staging, e))?;
+        let plan = staging.join(PLAN_FILE);
+        step(&plan)?;
+        write_whole(&plan, &bytes).map_err(|e| naming(&plan, e))?;
         let (new_results, new_attempts) = (staging.join(RESULTS), staging.join(ATTEMPTS));
-        fs::create_dir(&new_results)?;
-        fs::create_dir(&new_attempts)?;
+        step(&new_results)?;
+        fs::create_dir(&new_results).map_err(|e| naming(&new_results, e))?;
+        fs::create_dir(&new_attempts).map_err(|e| naming(&new_attempts, e))?;
         let results = self.read_results();
         for (k, report) in results.reports.iter().enumerate() {
             let [j] = split.moved[k][..] else { continue };
@@ -661,17 +711,15 @@ impl RunDir {
                 PartReport::from_bytes(&bytes, &new, j).map_err(|e| {
                     io::Error::other(format!("internal error: result of part {k} as {j}: {e}"))
                 })?;
-                write_whole(&new_results.join(result_name(j)), &bytes)?;
+                let to = new_results.join(result_name(j));
+                write_whole(&to, &bytes).map_err(|e| naming(&to, e))?;
             }
             if let Ok(text) = read_regular(&self.attempts_path(k), MAX_LOG_FILE) {
-                write_whole(&new_attempts.join(format!("part-{j:06}.jsonl")), &text)?;
+                let to = new_attempts.join(format!("part-{j:06}.jsonl"));
+                write_whole(&to, &text).map_err(|e| naming(&to, e))?;
             }
         }
-        fault_point(3);
-        let history = format!("split-{}", &self.plan.id[..12]);
-        write_whole(&self.path.join(COMMIT), format!("{history}\n").as_bytes())?;
-        fault_point(4);
-        roll_forward(&self.path)
+        Ok(())
     }
 }
 

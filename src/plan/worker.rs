@@ -13,6 +13,7 @@ use thiserror::Error;
 
 use super::run_dir::{Claim, RunDir, RunDirError};
 use super::{parts_text, time_text, AttemptEvent, PlanError};
+use crate::destination::full_disk_hint;
 use crate::error::{ErrorKind, Kind};
 
 /// Which part a worker is told to run.
@@ -39,7 +40,7 @@ pub enum WorkerError {
     #[error("{}: {error}", .run.display())]
     Plan { run: PathBuf, error: PlanError },
     /// The result could not be stored, checked before the search (which was not made).
-    #[error("cannot store results in {}: {error}; part {part} was not searched", .dir.display())]
+    #[error("cannot store results in {}: {error}; part {part} was not searched{}", .dir.display(), full_disk_hint(.error))]
     NotWritable {
         dir: PathBuf,
         part: usize,

@@ -118,12 +118,58 @@ pub fn bracket(
     budget: Duration,
     options: &SearchOptions,
 ) -> Result<Bracket, SearchError> {
+    bracket_with(board, problem, known, budget, options, &mut InMemory)
+}
+
+/// How a [`bracket`] proves: raise `lower` or shrink `layout` (with a checked layout) until they
+/// meet or `options.cancel` is raised, and return the nodes of the searches that finished. A
+/// prover that stops at the cancel flag leaves what it established in `lower` and `layout`.
+pub trait Prover {
+    type Error: From<SearchError>;
+    fn prove(
+        &mut self,
+        space: &SearchSpace,
+        lower: &mut usize,
+        layout: &mut Layout,
+        options: &SearchOptions,
+    ) -> Result<u64, Self::Error>;
+}
+
+/// The prover of [`bracket`]: exhaustive searches in memory, one per size from `lower` up, so a
+/// budget cut short loses the size in progress.
+pub struct InMemory;
+
+impl Prover for InMemory {
+    type Error = SearchError;
+    fn prove(
+        &mut self,
+        space: &SearchSpace,
+        lower: &mut usize,
+        layout: &mut Layout,
+        options: &SearchOptions,
+    ) -> Result<u64, SearchError> {
+        prove_upward(space, lower, layout, options)
+    }
+}
+
+/// [`bracket`] with the proofs made by `prover` (e.g. one that keeps its finished parts on disk,
+/// so that the next run goes on where this one stopped).
+pub fn bracket_with<P: Prover>(
+    board: Board,
+    problem: Problem,
+    known: Option<&Bracket>,
+    budget: Duration,
+    options: &SearchOptions,
+    prover: &mut P,
+) -> Result<Bracket, P::Error> {
     let deadline = Deadline::start(budget, options.cancel.clone());
     let cancelled = |d: &Deadline| d.cancelled_from_outside() && !d.passed();
     let space = SearchSpace::new(board, problem);
     let mut lower = bounds::cited_lower_bound(board);
     if let Some(known) = known {
-        problem.check(&known.layout, known.layout.len())?;
+        problem
+            .check(&known.layout, known.layout.len())
+            .map_err(SearchError::from)?;
         lower = lower.max(known.lower);
     }
     let mut nodes = 0;
@@ -136,10 +182,10 @@ pub fn bracket(
             let mut layout =
                 space.local_search(&options.cancelled_by(local.flag()), effort, None, lower)?;
             if cancelled(&deadline) {
-                return Err(SearchError::Cancelled);
+                return Err(SearchError::Cancelled.into());
             }
             let within = options.cancelled_by(deadline.flag());
-            nodes += prove_upward(&space, &mut lower, &mut layout, &within)?;
+            nodes += prover.prove(&space, &mut lower, &mut layout, &within)?;
             layout
         }
         // A board seen before (a row of bounds from an earlier run), whose proof did not finish
@@ -156,14 +202,14 @@ pub fn bracket(
             } else {
                 half.flag()
             };
-            nodes += prove_upward(
+            nodes += prover.prove(
                 &space,
                 &mut lower,
                 &mut layout,
                 &options.cancelled_by(first),
             )?;
             if cancelled(&deadline) {
-                return Err(SearchError::Cancelled);
+                return Err(SearchError::Cancelled.into());
             }
             if layout.len() > lower && !deadline.passed() {
                 let mut salt = DefaultHasher::new();
@@ -181,9 +227,11 @@ pub fn bracket(
         }
     };
     if cancelled(&deadline) {
-        return Err(SearchError::Cancelled);
+        return Err(SearchError::Cancelled.into());
     }
-    problem.check(&layout, layout.len())?;
+    problem
+        .check(&layout, layout.len())
+        .map_err(SearchError::from)?;
     Ok(Bracket {
         lower,
         layout,
@@ -200,34 +248,50 @@ fn prove_upward(
     layout: &mut Layout,
     options: &SearchOptions,
 ) -> Result<u64, SearchError> {
-    let (board, problem) = (space.board(), space.problem());
     let mut nodes = 0;
     while *lower < layout.len() {
-        let goal = Goal::Improve(Incumbent::at_most((*lower).min(kernel::MAX_QUEENS)));
-        let outcome = match space.run(&PartPath::whole(), &goal, options) {
-            Ok(outcome) => outcome,
-            Err(SearchError::Cancelled) => break,
-            Err(e) => return Err(e),
-        };
-        nodes += outcome.nodes;
-        match outcome.result {
-            PartResult::Improve(Some(found)) => {
-                let found = found.layout;
-                problem.check(&found, found.len())?;
-                if found.len() < *lower {
-                    return Err(SearchError::Inconsistent(format!(
-                        "a layout of {} queens ({}) on {board} below the lower bound {lower}",
-                        found.len(),
-                        found.to_squares_string()
-                    )));
-                }
-                *layout = found;
-            }
-            PartResult::Improve(None) => *lower += 1,
-            PartResult::Count(_) => unreachable!("an improving search gives no counts"),
+        match prove_next_size(space, lower, layout, options)? {
+            Some(n) => nodes += n,
+            None => break,
         }
     }
     Ok(nodes)
+}
+
+/// One exhaustive search for a layout of at most `lower` queens, `lower` being below `layout`'s
+/// size: none raises `lower` by one, one found (checked) replaces `layout`. Its nodes, or `None`
+/// if `options.cancel` stopped it (the bounds are then as they were).
+pub fn prove_next_size(
+    space: &SearchSpace,
+    lower: &mut usize,
+    layout: &mut Layout,
+    options: &SearchOptions,
+) -> Result<Option<u64>, SearchError> {
+    let (board, problem) = (space.board(), space.problem());
+    debug_assert!(*lower < layout.len());
+    let goal = Goal::Improve(Incumbent::at_most((*lower).min(kernel::MAX_QUEENS)));
+    let outcome = match space.run(&PartPath::whole(), &goal, options) {
+        Ok(outcome) => outcome,
+        Err(SearchError::Cancelled) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    match outcome.result {
+        PartResult::Improve(Some(found)) => {
+            let found = found.layout;
+            problem.check(&found, found.len())?;
+            if found.len() < *lower {
+                return Err(SearchError::Inconsistent(format!(
+                    "a layout of {} queens ({}) on {board} below the lower bound {lower}",
+                    found.len(),
+                    found.to_squares_string()
+                )));
+            }
+            *layout = found;
+        }
+        PartResult::Improve(None) => *lower += 1,
+        PartResult::Count(_) => unreachable!("an improving search gives no counts"),
+    }
+    Ok(Some(outcome.nodes))
 }
 
 /// γ(board) or i(board), proven by exhaustive search, with the first optimal layout in the search's

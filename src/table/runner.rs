@@ -13,9 +13,13 @@ use thiserror::Error;
 use crate::board::Board;
 use crate::error::{ErrorKind, Kind};
 use crate::layout::Layout;
-use crate::plan::checkpoint::{solve_checkpointed, CheckpointError};
+use crate::plan::checkpoint::{
+    solve_checkpointed, CheckpointError, CheckpointProver, CHECKPOINT_PARTS,
+};
 use crate::row::{LayoutTotals, RowKind, TableRow};
-use crate::search::{bracket, count, solve, Bracket, Phase, Problem, SearchError, SearchOptions};
+use crate::search::{
+    bracket, bracket_with, count, solve, Bracket, Phase, Problem, SearchError, SearchOptions,
+};
 use crate::trace::{thread_cpu_seconds, ChildSplit, TaskIdentity, TaskKind};
 
 /// What the search of one board gives a table: the optimal layout, the counts when the table
@@ -426,15 +430,50 @@ impl TableRunner {
             ..self.options.clone()
         };
         let problem = self.problem;
-        self.compute_with(board, |searched| {
-            solve_checkpointed(searched, problem, dir, 64, &plain, threads, on_part).map(
-                |(layout, nodes)| Searched {
-                    layout,
+        if self.kind == RowKind::Bounds {
+            // Within the budget: the proof's parts kept under `dir` until the deadline, so that
+            // the next run goes on from them.
+            let known = self.known.get(&as_searched(board)).cloned();
+            let budget = self.budget.unwrap_or(Duration::MAX);
+            return self.compute_with(board, |searched| {
+                let mut prover = CheckpointProver {
+                    dir,
+                    threads,
+                    on_part,
+                    interrupt: plain.cancel.clone(),
+                };
+                bracket_with(
+                    searched,
+                    problem,
+                    known.as_ref(),
+                    budget,
+                    &plain,
+                    &mut prover,
+                )
+                .map(|b| Searched {
+                    lower: Some(b.lower),
+                    layout: b.layout,
                     counts: None,
-                    lower: None,
-                    nodes,
-                },
+                    nodes: b.nodes,
+                })
+            });
+        }
+        self.compute_with(board, |searched| {
+            solve_checkpointed(
+                searched,
+                problem,
+                dir,
+                CHECKPOINT_PARTS,
+                &plain,
+                threads,
+                on_part,
             )
+            .map(|(layout, nodes)| Searched {
+                layout,
+                counts: None,
+                lower: None,
+                nodes,
+            })
         })
     }
 

@@ -29,10 +29,11 @@ use super::resume::{
     MAX_LINE_BYTES,
 };
 use crate::board::Board;
-use crate::destination::file::{cannot_write, read_start, write_whole};
-use crate::destination::{check_stdout, OutFile, OutputError, Sink, Target};
+use crate::destination::file::{cannot_write, read_regular, read_start, write_whole};
+use crate::destination::{check_stdout, write_error_text, OutFile, OutputError, Sink, Target};
 use crate::error::{ErrorKind, Kind};
 use crate::export::{Export, ExportError, Format, Subject};
+use crate::fault;
 use crate::row::{Row, RowKind};
 
 /// Why a table cannot be written.
@@ -239,7 +240,7 @@ impl<S: Schema> Output<S> {
             ));
         }
 
-        if out.exists() && !force {
+        if out.exists() && !force && !journal_was_finished(&out, &journal, &spec, &schema) {
             return Err(refused(format!(
                 "{} already exists, and {format} tables cannot be resumed: use --force to replace \
                  it once the new table is complete",
@@ -454,7 +455,8 @@ impl<S: Schema> Output<S> {
             Dest::Direct(out) => {
                 if !out.exists() {
                     let mut sink = Sink::file(out.create()?);
-                    sink.write_now(&header)?;
+                    sink.write_at("table header", &header)
+                        .map_err(|e| write_failed(&self.dest, e))?;
                     self.sink = Some(sink);
                     self.export = Some(export);
                     return Ok(());
@@ -484,7 +486,8 @@ impl<S: Schema> Output<S> {
                 }
                 let mut sink = Sink::file(out.append(self.keep_len)?);
                 if self.needs_header {
-                    sink.write_now(&header)?;
+                    sink.write_at("table header", &header)
+                        .map_err(|e| write_failed(&self.dest, e))?;
                 }
                 sink
             }
@@ -494,7 +497,9 @@ impl<S: Schema> Output<S> {
                 let cannot = |e| cannot_write(journal, e);
                 let file = if *resumed && self.compact && !self.needs_header {
                     let bytes = self.compacted(&header);
-                    write_whole(journal, &bytes).map_err(cannot)?;
+                    fault::point("journal")
+                        .and_then(|()| write_whole(journal, &bytes))
+                        .map_err(cannot)?;
                     self.keep_len = bytes.len() as u64;
                     OpenOptions::new()
                         .append(true)
@@ -512,7 +517,8 @@ impl<S: Schema> Output<S> {
                 };
                 let mut sink = Sink::file(file);
                 if self.needs_header {
-                    sink.write_now(&header)?;
+                    sink.write_at("table header", &header)
+                        .map_err(|e| write_failed(&self.dest, e))?;
                 }
                 sink
             }
@@ -563,7 +569,8 @@ impl<S: Schema> Output<S> {
             panic!("Output::write before Output::start");
         };
         let bytes = self.line_ending.apply(export.row(&row)?);
-        sink.write_now(&bytes)?;
+        sink.write_at("table row", &bytes)
+            .map_err(|e| write_failed(&self.dest, e))?;
         self.finished.push((row, bytes));
         Ok(())
     }
@@ -654,7 +661,11 @@ impl<S: Schema> Output<S> {
     /// removed.
     pub fn finish(mut self) -> Result<(), TableError> {
         if let (Some(sink), Some(export)) = (&mut self.sink, &mut self.export) {
-            sink.write_now(&export.footer()?)?;
+            let footer = export.footer()?;
+            if !footer.is_empty() {
+                sink.write_at("table footer", &footer)
+                    .map_err(|e| write_failed(&self.dest, e))?;
+            }
         }
         self.sink = None;
         let finished = std::mem::take(&mut self.finished);
@@ -695,7 +706,9 @@ impl<S: Schema> Output<S> {
                     whole_table(&self.spec, self.schema.kind(), in_order)?
                 };
                 out.write_whole(&bytes)?;
-                fs::remove_file(journal).map_err(|e| cannot_write(journal, e))?;
+                fault::point("journal removal")
+                    .and_then(|()| fs::remove_file(journal))
+                    .map_err(|e| cannot_write(journal, e))?;
                 Ok(())
             }
         }
@@ -719,6 +732,58 @@ impl<S: Schema> Output<S> {
         }
         bytes
     }
+}
+
+/// Whether `out` (a whole-table format) is exactly the table the complete journal beside it
+/// makes: a run stopped between writing FILE and removing its journal. The same command then
+/// finishes it (writes the same bytes again and removes the journal) instead of refusing a FILE
+/// it made itself. Anything else (a journal not complete, a FILE that differs) is not ours to
+/// replace without `--force`.
+fn journal_was_finished<S: Schema>(
+    out: &OutFile,
+    journal: &Path,
+    spec: &TableSpec,
+    schema: &S,
+) -> bool {
+    let boards = spec.boards.len();
+    let Ok((contents, true)) = read_journal(journal, boards) else {
+        return false;
+    };
+    let Ok(existing) = resume::read_table(&contents, Format::Csv, schema, &spec.boards, false)
+    else {
+        return false;
+    };
+    let rows: HashMap<Board, &S::Row> = existing
+        .rows
+        .iter()
+        .filter(|k| k.row.is_final())
+        .map(|k| (k.board(), &k.row))
+        .collect();
+    let Some(in_order) = spec
+        .boards
+        .iter()
+        .map(|b| rows.get(b).copied())
+        .collect::<Option<Vec<_>>>()
+    else {
+        return false;
+    };
+    let Ok(expected) = whole_table(spec, schema.kind(), in_order) else {
+        return false;
+    };
+    let limit = expected.len() as u64;
+    read_regular(out.path(), limit).is_ok_and(|bytes| bytes == expected)
+}
+
+/// A row, header or footer that could not be written: named with the file it was for (the
+/// journal, where the rows go there), and for a full disk what to do. On standard output the
+/// error stays as it is, so that a closed pipe is still known as one.
+fn write_failed(dest: &Dest, e: io::Error) -> TableError {
+    let path = match dest {
+        Dest::Stdout => return TableError::Io(e),
+        Dest::Direct(out) => out.shown(),
+        Dest::Journal { journal, .. } => journal.as_path(),
+    };
+    TableError::Output(OutputError::Failed(write_error_text(path, &e)))
 }
 
 fn refusal(source: &str, e: ResumeError) -> TableError {

@@ -8,6 +8,7 @@ use std::fs;
 use std::path::Path;
 use std::time::Duration;
 
+use queendom::board::Square;
 use queendom::export::Format;
 use queendom::row::{Row, RowKind, TableRow};
 use queendom::search::{bracket, cited_lower_bound, solve, Bracket, Problem, SearchOptions};
@@ -466,4 +467,157 @@ fn an_exact_table_names_a_board_whose_proof_is_estimated_past_an_hour() {
         .and_then(|h| h.parse().ok())
         .unwrap_or_else(|| panic!("no hours in {warning}"));
     assert!(hours > 1.0, "{warning}");
+}
+
+/// `table --budget TIME --checkpoint DIR`: a proof cut short keeps its finished parts, and the
+/// next run goes on from them. Here the deadline is the end of each part (the flag raised as a
+/// part is reported), so every run finishes exactly one part, and the last one meets the bounds
+/// at the exact optimum.
+#[test]
+fn a_checkpointed_proof_goes_on_from_the_parts_a_budget_left() {
+    use std::cell::Cell;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    use queendom::plan::checkpoint::CheckpointProver;
+    use queendom::search::{Prover, SearchSpace};
+
+    let dir = TempDir::new().unwrap();
+    let board: Board = "16x16".parse().unwrap();
+    let problem = Problem::Domination;
+    let exact = solve(board, problem, &SearchOptions::for_threads(1)).unwrap();
+    let space = SearchSpace::new(board, problem);
+    // One queen above the optimum, so that the proof has a layout to find, not only a
+    // refutation; and one queen apart, where the proof is kept in parts.
+    let mut layout = bracket_layout_above(board, problem, exact.queens());
+    let mut lower = exact.queens();
+    let (done, total) = (Cell::new(0), Cell::new(0));
+    let mut runs = 0;
+    while lower < layout.len() {
+        runs += 1;
+        assert!(runs <= 200, "no end after 200 runs");
+        let deadline = Arc::new(AtomicBool::new(false));
+        let on_part = |d: usize, t: usize| {
+            assert!(
+                d > done.get(),
+                "run {runs}: {d} parts done after {}",
+                done.get()
+            );
+            done.set(d);
+            total.set(t);
+            deadline.store(true, Ordering::Relaxed);
+        };
+        let mut prover = CheckpointProver {
+            dir: dir.path(),
+            threads: 1,
+            on_part: &on_part,
+            interrupt: None,
+        };
+        let options = SearchOptions {
+            cancel: Some(deadline.clone()),
+            ..SearchOptions::for_threads(1)
+        };
+        let (lower_before, upper_before) = (lower, layout.len());
+        prover
+            .prove(&space, &mut lower, &mut layout, &options)
+            .unwrap();
+        problem.check(&layout, layout.len()).unwrap();
+        assert!(lower >= lower_before && layout.len() <= upper_before);
+        if lower < layout.len() {
+            // Cut short: exactly the one part reported, and nothing proven yet.
+            assert_eq!((lower, layout.len()), (lower_before, upper_before));
+            assert_eq!(
+                done.get(),
+                runs,
+                "run {runs} did not go on from the parts before"
+            );
+        }
+    }
+    assert!(total.get() >= 2, "a plan of one part tests no resumption");
+    assert_eq!(runs, total.get(), "every run finished one part");
+    assert_eq!(lower, exact.queens());
+    assert_eq!(layout.len(), exact.queens());
+
+    // Two queens apart, the lower bound is proven in memory first, then the rest in parts.
+    let fresh = TempDir::new().unwrap();
+    let mut layout = bracket_layout_above(board, problem, exact.queens());
+    let mut lower = exact.queens() - 1;
+    let mut prover = CheckpointProver {
+        dir: fresh.path(),
+        threads: 1,
+        on_part: &|_, _| {},
+        interrupt: None,
+    };
+    prover
+        .prove(
+            &space,
+            &mut lower,
+            &mut layout,
+            &SearchOptions::for_threads(1),
+        )
+        .unwrap();
+    assert_eq!((lower, layout.len()), (exact.queens(), exact.queens()));
+    problem.check(&layout, layout.len()).unwrap();
+}
+
+/// A dominating layout of `board` with `queens + 1` queens: an optimal one and another square.
+fn bracket_layout_above(board: Board, problem: Problem, queens: usize) -> Layout {
+    let exact = solve(board, problem, &SearchOptions::for_threads(1)).unwrap();
+    assert_eq!(exact.queens(), queens);
+    let mut squares = exact.layout.queens().to_vec();
+    let extra = (0..board.rows())
+        .flat_map(|row| (0..board.cols()).map(move |col| Square { row, col }))
+        .find(|s| !squares.contains(s))
+        .unwrap();
+    squares.push(extra);
+    Layout::new(board, squares)
+}
+
+/// The command line of the test above: a first run out of time leaves each board's plan in the
+/// checkpoint directory (making it is not cut by the budget), and a second run with time enough
+/// proves every board from there, as the exact table does.
+#[test]
+fn a_table_with_a_budget_keeps_its_proofs_in_the_checkpoint_directory() {
+    let dir = TempDir::new().unwrap();
+    let run = |budget: &str| {
+        queendom()
+            .current_dir(dir.path())
+            .args([
+                "table",
+                "--squares",
+                "14,16",
+                "--budget",
+                budget,
+                "--checkpoint",
+                "ck",
+                "-o",
+                "b.csv",
+                "-j",
+                "2",
+            ])
+            .assert()
+            .success();
+        bounds_rows(&read(&dir.path().join("b.csv")))
+    };
+    let first = run("1ms");
+    assert_eq!(first.len(), 2);
+    for (&(n, _), (_, lower, upper, status)) in &first {
+        if status == "bounds" {
+            let plan = dir.path().join(format!("ck/{n}x{n}-domination/plan.json"));
+            assert!(
+                plan.is_file(),
+                "Q_{n}: bounds {lower}..{upper} and no plan kept"
+            );
+        }
+    }
+    let second = run("10m");
+    let published = published_squares(Problem::Domination);
+    for n in [14, 16] {
+        let (queens, lower, upper, ref status) = second[&(n, n)];
+        assert_eq!(status, "proven", "Q_{n}");
+        assert_eq!(
+            (queens, lower, upper),
+            (published[&n], published[&n], published[&n])
+        );
+    }
 }

@@ -10,7 +10,7 @@ use tempfile::TempDir;
 
 use super::common::{claim_order, queendom};
 
-/// The number of steps of a split at which `QUEENDOM_FAULT=split:K` kills it
+/// The number of steps of a split at which `QUEENDOM_FAULT=split:kill:K` kills it
 /// (`queendom::plan::run_dir::SPLIT_STEPS`).
 const SPLIT_STEPS: u32 = queendom::plan::run_dir::SPLIT_STEPS;
 
@@ -121,7 +121,7 @@ fn a_split_killed_at_any_step_is_completed_or_undone_and_keeps_every_result() {
     for k in 1..=SPLIT_STEPS {
         let killed = dir.path().join(format!("killed-{k}"));
         copy_dir(&template, &killed);
-        let fault = format!("split:{k}");
+        let fault = format!("split:kill:{k}");
         let (code, _, err) = run_env(
             &[("QUEENDOM_FAULT", &fault)],
             &["plan", killed.to_str().unwrap(), "--split", &part],
@@ -179,7 +179,7 @@ fn a_worker_completes_or_undoes_a_killed_split_before_it_claims() {
         let run_dir = dir.path().join(format!("killed-{k}"));
         copy_dir(&template, &run_dir);
         let d = run_dir.to_str().unwrap();
-        let fault = format!("split:{k}");
+        let fault = format!("split:kill:{k}");
         let (code, _, err) = run_env(
             &[("QUEENDOM_FAULT", &fault)],
             &["plan", d, "--split", &part],

@@ -13,6 +13,7 @@ mod cli_pictures;
 mod count;
 mod count_table;
 mod engine;
+mod faults;
 mod hostile;
 mod layers;
 mod ledger;

@@ -34,27 +34,45 @@ fn cluster_requested(test: &str) -> bool {
         );
         return false;
     }
-    let sinfo = Command::new("sinfo").args(["-h", "-o", "%T"]).output();
-    match sinfo {
-        Ok(out) if out.status.success() => {
-            let states = String::from_utf8_lossy(&out.stdout);
-            assert!(
-                states
-                    .lines()
-                    .any(|s| ["idle", "mixed", "allocated"].contains(&s.trim_end_matches('*'))),
-                "QUEENDOM_SLURM=1 but no node of the cluster takes jobs; sinfo says: {states:?}"
-            );
+    // A node is "completing" for a moment after another test's job ends (the tests share the
+    // cluster and run in parallel), so the state is read again until a node takes jobs.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let sinfo = Command::new("sinfo").args(["-h", "-o", "%T"]).output();
+        match sinfo {
+            Ok(out) if out.status.success() => {
+                let states = String::from_utf8_lossy(&out.stdout).into_owned();
+                if node_takes_jobs(&states) {
+                    break;
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "QUEENDOM_SLURM=1 but no node of the cluster took jobs in 120 s; sinfo says: {states:?}"
+                );
+                sleep(Duration::from_secs(1));
+            }
+            Ok(out) => panic!(
+                "QUEENDOM_SLURM=1 but sinfo fails ({}): {}; start the cluster with scripts/slurm/cluster.sh up",
+                out.status,
+                String::from_utf8_lossy(&out.stderr).trim()
+            ),
+            Err(e) => panic!(
+                "QUEENDOM_SLURM=1 but sinfo cannot be run ({e}); start the cluster with scripts/slurm/cluster.sh up"
+            ),
         }
-        Ok(out) => panic!(
-            "QUEENDOM_SLURM=1 but sinfo fails ({}): {}; start the cluster with scripts/slurm/cluster.sh up",
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        ),
-        Err(e) => panic!(
-            "QUEENDOM_SLURM=1 but sinfo cannot be run ({e}); start the cluster with scripts/slurm/cluster.sh up"
-        ),
     }
     true
+}
+
+/// Whether some node in `sinfo -o %T`'s lines runs jobs now or can start one; a node that is
+/// "completing" can too once its job's epilog ends, which is why the caller asks again.
+fn node_takes_jobs(states: &str) -> bool {
+    states.lines().any(|s| {
+        ["idle", "mixed", "allocated"].contains(
+            &s.trim()
+                .trim_end_matches(['*', '~', '#', '+', '$', '@', '^', '-', '!', '%']),
+        )
+    })
 }
 
 fn run(program: &str, args: &[&str]) -> Output {
