@@ -252,6 +252,21 @@ pub(crate) fn shrink<const W: usize>(
                 let mut queens = fewer.clone();
                 let seed = round_seed(seed_base * RESTARTS + restart, round, salt);
                 let mut rng = XorShift::new((0x9E37_79B9_7F4A_7C15 ^ seed) | 1);
+                if independent && until_cancelled && restart % 2 == 1 {
+                    // Half the restarts of a long independent search first dominate the board
+                    // with the covering moves, ignoring attacks, then mend the attacks: the
+                    // dominating layouts of a size are far easier to reach, and one is often
+                    // a few moves from an independent one.
+                    cover(
+                        geo,
+                        &single,
+                        &mut queens,
+                        steps_of(STEPS_LARGE_NEAR),
+                        Moves::Weighted,
+                        &mut rng,
+                        cancel,
+                    );
+                }
                 let found = cover(
                     geo,
                     &single,
