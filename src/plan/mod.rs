@@ -193,7 +193,7 @@ pub enum PlanError {
 #[derive(Debug)]
 pub struct LoadedPlan {
     pub plan: Plan,
-    /// SHA-256 of the plan's bytes, in hex: the plan's identity.
+    /// SHA-256 of the plan's bytes (without its measured `cost`), in hex: the plan's identity.
     pub id: String,
     pub problem: Problem,
     pub boards: Vec<Board>,
@@ -325,7 +325,19 @@ impl LoadedPlan {
         }
         Ok(LoadedPlan {
             spaces: (0..boards.len()).map(|_| OnceLock::new()).collect(),
-            id: plan_id(bytes),
+            id: match plan.cost {
+                None => plan_id(bytes),
+                // The cost is measured, so it differs from run to run and machine to machine;
+                // the identity is that of the same plan without it (as `--no-cost` writes it),
+                // so that the same request still names the same plan everywhere.
+                Some(_) => plan_id(
+                    &Plan {
+                        cost: None,
+                        ..plan.clone()
+                    }
+                    .to_bytes(),
+                ),
+            },
             plan,
             problem,
             boards,

@@ -139,6 +139,24 @@ fn no_cost_skips_the_measurement_and_the_plan_is_the_same_on_every_run() {
     assert!(!ok(&["status", d]).contains("per CPU second"));
     let json: serde_json::Value = serde_json::from_str(&ok(&["status", d, "--json"])).unwrap();
     assert!(json["estimated_cpu_hours"].is_null(), "{json}");
+    // The same request with its cost measured is the same plan: its identity leaves the cost out.
+    let c = dir.path().join("c");
+    plan(&c, &["14x14", "--parts", "40"]);
+    let with_cost = std::fs::read(c.join("plan.json")).unwrap();
+    assert_ne!(with_cost, plan_a, "no cost was measured");
+    let id = |run: &Path| {
+        let out = ok(&["status", run.to_str().unwrap()]);
+        let first = out.lines().next().unwrap_or_default().to_string();
+        let word = first.split_whitespace().nth(1).unwrap_or_default();
+        word.trim_end_matches(':').to_string()
+    };
+    assert_eq!(
+        id(&a).len(),
+        64,
+        "status's first line: plan ID: ...: {}",
+        id(&a)
+    );
+    assert_eq!(id(&c), id(&a));
 }
 
 #[test]
