@@ -10,7 +10,7 @@ use crate::layout::Layout;
 use crate::row::TableRow;
 use crate::search::{threads_text, Goal, Incumbent, PartPath, Problem};
 
-use super::{parts_text, LoadedPlan, PartReport, PlanGoal, TableAxes};
+use super::{parts_text, result_name, LoadedPlan, PartReport, PlanGoal, TableAxes, RESULTS};
 
 /// The answer for one board of a plan.
 #[derive(Debug, Clone, PartialEq)]
@@ -82,6 +82,14 @@ pub enum MergeError {
     },
     #[error("board {board}: the counts do not add up: {what}")]
     BadCount { board: Board, what: String },
+    /// A number of a part's result (`field`, as the file spells it) that takes the sum over the
+    /// board's parts beyond what can be stored.
+    #[error("board {board}: {file}: its {field} takes the sum over the board's parts beyond what can be stored (the result was changed)")]
+    Overflow {
+        board: Board,
+        file: String,
+        field: &'static str,
+    },
     #[error("the plan has no board {0}")]
     NoBoard(Board),
     /// A merged layout that fails the independent checker (the checker's words).
@@ -311,18 +319,27 @@ pub fn merge(plan: &LoadedPlan, reports: &[Option<PartReport>]) -> Result<Merged
             parts: mine.len(),
             threads: 0,
         };
-        let too_large = |what: &str| MergeError::BadCount {
+        // The part whose number takes a sum past what can be stored is named with the field:
+        // only an edited result holds such a number (2^64 nodes is centuries of search).
+        let too_large = |part: usize, field: &'static str| MergeError::Overflow {
             board,
-            what: format!("the {what} of the parts add up beyond what can be stored"),
+            file: format!("{RESULTS}/{}", result_name(part)),
+            field,
         };
         let mut best = (answer.layout.len(), 0u64);
-        for (_, r) in &mine {
+        for (k, r) in &mine {
             answer.nodes = answer
                 .nodes
                 .checked_add(r.nodes)
-                .ok_or_else(|| too_large("nodes"))?;
+                .ok_or_else(|| too_large(*k, "nodes"))?;
             answer.seconds += r.seconds;
+            if !answer.seconds.is_finite() {
+                return Err(too_large(*k, "seconds"));
+            }
             answer.cpu_seconds += r.cpu_seconds;
+            if !answer.cpu_seconds.is_finite() {
+                return Err(too_large(*k, "cpu_seconds"));
+            }
             answer.threads = answer.threads.max(r.threads);
             if let Some(f) = &r.found {
                 if (f.queens, f.rank) < best {
@@ -330,9 +347,6 @@ pub fn merge(plan: &LoadedPlan, reports: &[Option<PartReport>]) -> Result<Merged
                     answer.layout = Layout::parse(board, &f.layout).expect("checked reports");
                 }
             }
-        }
-        if !(answer.seconds.is_finite() && answer.cpu_seconds.is_finite()) {
-            return Err(too_large("seconds"));
         }
         answer.rank = best.1;
         certify(plan, b, &mine, best)?;
@@ -354,10 +368,10 @@ pub fn merge(plan: &LoadedPlan, reports: &[Option<PartReport>]) -> Result<Merged
                 }
                 layouts = layouts
                     .checked_add(c.layouts)
-                    .ok_or_else(|| too_large("layouts"))?;
+                    .ok_or_else(|| too_large(*k, "count.layouts"))?;
                 classes = classes
                     .checked_add(c.classes)
-                    .ok_or_else(|| too_large("classes"))?;
+                    .ok_or_else(|| too_large(*k, "count.classes"))?;
                 for class in &c.representatives {
                     let layout = Layout::parse(board, &class.layout).expect("checked reports");
                     answer.classes.push((layout, class.size));
@@ -517,6 +531,7 @@ impl Kind for MergeError {
             | MergeError::Uncovered { .. }
             | MergeError::Overlap { .. }
             | MergeError::BadCount { .. }
+            | MergeError::Overflow { .. }
             | MergeError::Check(_) => ErrorKind::Refusal,
         }
     }

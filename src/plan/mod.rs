@@ -54,6 +54,14 @@ pub use merge::{
 pub use report::{run_part, CountReport, FoundReport, PartReport, PartRun, ReportError};
 pub use split::{split_parts, Split, SplitError};
 
+/// The folder of a run directory that holds the parts' results.
+pub const RESULTS: &str = "results";
+
+/// Result file name of part `k` (in [`RESULTS`]).
+pub fn result_name(k: usize) -> String {
+    format!("part-{k:06}.json")
+}
+
 /// The `format` field of every plan file.
 pub const PLAN_FORMAT: &str = "queendom-plan";
 /// The version of the plan file layout this build writes and reads.

@@ -26,8 +26,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use thiserror::Error;
 
 use super::{
-    array_syntax, last_attempt, parse_array_syntax, parts_text, run_part, split_parts, utc_iso,
-    Attempt, AttemptEvent, LastAttempt, LoadedPlan, PartReport, ReportError, Split, PROBES,
+    array_syntax, last_attempt, parse_array_syntax, parts_text, result_name, run_part, split_parts,
+    utc_iso, Attempt, AttemptEvent, LastAttempt, LoadedPlan, PartReport, ReportError, Split,
+    PROBES, RESULTS,
 };
 use crate::destination::file::{open_regular, read_regular, write_whole};
 use crate::destination::lock::host_name;
@@ -47,7 +48,6 @@ fn refused(message: impl std::fmt::Display) -> RunDirError {
 }
 
 pub const PLAN_FILE: &str = "plan.json";
-const RESULTS: &str = "results";
 pub const CLAIMS: &str = "claims";
 const ATTEMPTS: &str = "attempts";
 /// Written by `scripts/slurm/queendom-merge.sbatch`, one line per event of a merge job.
@@ -93,11 +93,6 @@ impl Results {
     pub fn checked(&self) -> Vec<&PartReport> {
         self.reports.iter().flatten().collect()
     }
-}
-
-/// Result file name of part `k`.
-pub fn result_name(k: usize) -> String {
-    format!("part-{k:06}.json")
 }
 
 impl RunDir {

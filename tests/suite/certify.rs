@@ -266,7 +266,11 @@ fn impossible_and_overflowing_counts_are_refused() {
             v["count"]["classes"] = Value::from(2);
         }
     });
-    refused(&wrap, &["add up beyond"]);
+    // The part whose number takes the sum past 2^64 - 1 is named, with the field.
+    refused(
+        &wrap,
+        &["results/part-000001.json", "its count.layouts", "beyond"],
+    );
     // More classes than layouts, or more layouts than 8 per class: no part can hold them.
     for (layouts, classes) in [(3, 4), (17, 2)] {
         let bad = dir.path().join(format!("bad-{layouts}"));
@@ -281,11 +285,11 @@ fn impossible_and_overflowing_counts_are_refused() {
     // Times that add up to infinity are refused, not printed as "inf s".
     let inf = dir.path().join("inf");
     forged(&good, &inf, |v| v["cpu_seconds"] = Value::from(1.0e308));
-    refused(&inf, &["seconds"]);
+    refused(&inf, &["results/part-000001.json", "its cpu_seconds"]);
     // Nodes that overflow.
     let nodes = dir.path().join("nodes");
     forged(&good, &nodes, |v| v["nodes"] = Value::from(u64::MAX / 2));
-    refused(&nodes, &["nodes"]);
+    refused(&nodes, &["results/part-000002.json", "its nodes"]);
 }
 
 #[test]

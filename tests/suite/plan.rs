@@ -392,6 +392,35 @@ fn a_count_plan_with_classes_lists_what_count_lists() {
     ok(&["merge", run_dir.to_str().unwrap()]);
 }
 
+/// A board with many classes (5x16: 263,168), counted in parts by one worker: the merged list is
+/// `count --classes`'s, line for line, whichever parts the classes came from.
+#[test]
+fn a_count_plan_of_many_classes_merges_to_what_count_lists() {
+    let dir = TempDir::new().unwrap();
+    let run_dir = dir.path().join("run");
+    let n = plan(
+        &run_dir,
+        &["5x16", "--count", "--classes", "--parts", "8", "--no-cost"],
+    );
+    assert!(n > 2, "{n} parts");
+    ok(&[
+        "work",
+        run_dir.to_str().unwrap(),
+        "--next",
+        "--until-done",
+        "-j",
+        "1",
+    ]);
+    let merged = ok(&["merge", run_dir.to_str().unwrap()]);
+    let counted = ok(&["count", "5x16", "--classes"]);
+    assert!(
+        counted.contains("classes: 263168 "),
+        "{}",
+        answer(&counted).lines().last().unwrap()
+    );
+    assert_eq!(answer(&merged), answer(&counted));
+}
+
 #[test]
 fn a_killed_part_leaves_no_result_and_a_rerun_completes_the_merge() {
     let dir = TempDir::new().unwrap();

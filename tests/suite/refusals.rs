@@ -651,6 +651,10 @@ const WITHOUT_A_CASE: &[(&str, &str)] = &[
         "a forged count result: tests/suite/plan.rs",
     ),
     (
+        "MergeError::Overflow",
+        "forged sums past 2^64 - 1: tests/suite/certify.rs",
+    ),
+    (
         "MergeError::Check",
         "a forged layout: ReportError::Check refuses the result file first",
     ),
