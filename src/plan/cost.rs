@@ -210,7 +210,7 @@ fn round_to(x: f64, unit: f64) -> f64 {
 
 /// Measure what `plan` will cost on this machine: subtrees of its parts, each searched whole on
 /// the calling thread as `work` searches a part (the start layout as the bound, or the count),
-/// until the samples took [`COST_CPU_SECONDS`] or [`MAX_SAMPLES`] were taken, within `budget` of
+/// until the samples took [`COST_CPU_SECONDS`] or `MAX_SAMPLES` were taken, within `budget` of
 /// wall time in all. `options.cancel` (Ctrl-C) stops it with `Cancelled`; the time running out
 /// does not.
 pub fn measure_cost(
