@@ -13,7 +13,7 @@ use crate::board::Board;
 use crate::error::{ErrorKind, Kind};
 use crate::layout::Layout;
 use crate::search::{
-    prove_next_size, Problem, Prover, SearchError, SearchOptions, SearchSpace, StartLayouts,
+    prove_upward, Problem, Prover, SearchError, SearchOptions, SearchSpace, StartLayouts,
 };
 
 /// With `--checkpoint`, parts are not cut below a second or two of search: a finished part costs
@@ -281,12 +281,9 @@ impl Prover for CheckpointProver<'_> {
         // Two or more queens apart, the cheaper proof of the lower bound goes first, in memory
         // (a size cut short by the deadline is searched again next time): it raises the lower
         // bound, or finds a layout, one size at a time.
-        let mut nodes = 0;
-        while *lower + 1 < layout.len() {
-            match prove_next_size(space, lower, layout, options)? {
-                Some(n) => nodes += n,
-                None => return Ok(nodes),
-            }
+        let (nodes, apart) = prove_upward(space, lower, layout, options, 1)?;
+        if !apart {
+            return Ok(nodes);
         }
         if *lower >= layout.len() {
             return Ok(nodes);

@@ -148,7 +148,7 @@ impl Prover for InMemory {
         layout: &mut Layout,
         options: &SearchOptions,
     ) -> Result<u64, SearchError> {
-        prove_upward(space, lower, layout, options)
+        prove_upward(space, lower, layout, options, 0).map(|(nodes, _)| nodes)
     }
 }
 
@@ -239,29 +239,30 @@ pub fn bracket_with<P: Prover>(
     })
 }
 
-/// Exhaustive searches of the sizes from `lower` up to one below `layout`'s, until the bounds
-/// meet or `options.cancel` is raised: a size with no layout raises `lower`, a layout found
-/// replaces `layout`. The nodes of the searches that finished.
-fn prove_upward(
+/// Exhaustive searches of the sizes from `lower` up, until the bounds are at most `apart` queens
+/// apart or `options.cancel` is raised: a size with no layout raises `lower`, a layout found
+/// replaces `layout`. The nodes of the searches that finished, and whether the bounds got there.
+pub fn prove_upward(
     space: &SearchSpace,
     lower: &mut usize,
     layout: &mut Layout,
     options: &SearchOptions,
-) -> Result<u64, SearchError> {
+    apart: usize,
+) -> Result<(u64, bool), SearchError> {
     let mut nodes = 0;
-    while *lower < layout.len() {
+    while *lower + apart < layout.len() {
         match prove_next_size(space, lower, layout, options)? {
             Some(n) => nodes += n,
-            None => break,
+            None => return Ok((nodes, false)),
         }
     }
-    Ok(nodes)
+    Ok((nodes, true))
 }
 
 /// One exhaustive search for a layout of at most `lower` queens, `lower` being below `layout`'s
 /// size: none raises `lower` by one, one found (checked) replaces `layout`. Its nodes, or `None`
 /// if `options.cancel` stopped it (the bounds are then as they were).
-pub fn prove_next_size(
+fn prove_next_size(
     space: &SearchSpace,
     lower: &mut usize,
     layout: &mut Layout,
