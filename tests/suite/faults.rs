@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use tempfile::TempDir;
 
-use super::common::{queendom, without_measurements};
+use super::common::{copy_dir, queendom, without_measurements};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Fault {
@@ -134,19 +134,6 @@ fn assert_no_strays(dir: &Path, temporaries: bool, what: &str) {
         let stray =
             (name.starts_with('.') && name.ends_with(".lock")) || (temporaries && temporary);
         assert!(!stray, "{what}: {} left behind", p.display());
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir(to).unwrap();
-    for e in fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            fs::copy(e.path(), target).unwrap();
-        }
     }
 }
 

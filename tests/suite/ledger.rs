@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use tempfile::TempDir;
 
-use super::common::{claim_order, queendom};
+use super::common::{claim_order, copy_dir, queendom};
 
 /// The number of steps of a split at which `QUEENDOM_FAULT=split:kill:K` kills it
 /// (`queendom::plan::run_dir::SPLIT_STEPS`).
@@ -66,19 +66,6 @@ fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     }
     out.sort();
     out
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir(to).unwrap();
-    for e in fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            fs::copy(e.path(), target).unwrap();
-        }
-    }
 }
 
 /// A run of 11x11 in 8 parts, three of them done (with their attempts), and the part of rank 0
