@@ -489,7 +489,7 @@ fn a_checkpointed_proof_goes_on_from_the_parts_a_budget_left() {
     let space = SearchSpace::new(board, problem);
     // One queen above the optimum, so that the proof has a layout to find, not only a
     // refutation; and one queen apart, where the proof is kept in parts.
-    let mut layout = bracket_layout_above(board, problem, exact.queens());
+    let mut layout = layout_with_one_more(&exact.layout);
     let mut lower = exact.queens();
     let (done, total) = (Cell::new(0), Cell::new(0));
     let mut runs = 0;
@@ -540,7 +540,7 @@ fn a_checkpointed_proof_goes_on_from_the_parts_a_budget_left() {
 
     // Two queens apart, the lower bound is proven in memory first, then the rest in parts.
     let fresh = TempDir::new().unwrap();
-    let mut layout = bracket_layout_above(board, problem, exact.queens());
+    let mut layout = layout_with_one_more(&exact.layout);
     let mut lower = exact.queens() - 1;
     let mut prover = CheckpointProver {
         dir: fresh.path(),
@@ -560,11 +560,10 @@ fn a_checkpointed_proof_goes_on_from_the_parts_a_budget_left() {
     problem.check(&layout, layout.len()).unwrap();
 }
 
-/// A dominating layout of `board` with `queens + 1` queens: an optimal one and another square.
-fn bracket_layout_above(board: Board, problem: Problem, queens: usize) -> Layout {
-    let exact = solve(board, problem, &SearchOptions::for_threads(1)).unwrap();
-    assert_eq!(exact.queens(), queens);
-    let mut squares = exact.layout.queens().to_vec();
+/// A dominating layout with one queen more than `optimal`: its squares and another.
+fn layout_with_one_more(optimal: &Layout) -> Layout {
+    let board = optimal.board();
+    let mut squares = optimal.queens().to_vec();
     let extra = (0..board.rows())
         .flat_map(|row| (0..board.cols()).map(move |col| Square { row, col }))
         .find(|s| !squares.contains(s))
